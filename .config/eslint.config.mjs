@@ -1,0 +1,28 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-output/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through src/config.' },
+      ],
+    },
+  },
+  {
+    files: ['src/config/**', 'test/**', 'scripts/**'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['src/db/migrations/**'],
+    rules: { '@typescript-eslint/no-unused-vars': 'off' },
+  },
+);

@@ -1,0 +1,15 @@
+import type { ColumnOptions } from 'typeorm';
+
+/**
+ * Column types that map to the same thing on MySQL, MariaDB and SQLite. No JSON column type:
+ * TypeORM compares JSON columns wrongly on MariaDB, and text holding JSON serves every dialect.
+ */
+export const datetime = (options: ColumnOptions = {}): ColumnOptions => ({
+  type: 'datetime',
+  ...options,
+});
+
+export const bool = (options: ColumnOptions = {}): ColumnOptions => ({ type: 'boolean', ...options });
+
+/** Foreign-key columns are plain ints; relations are declared where the ORM uses them. */
+export const idColumn = (options: ColumnOptions = {}): ColumnOptions => ({ type: 'int', ...options });

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DataSource, type DataSourceOptions, type Logger } from 'typeorm';
+import type { DatabaseConfig } from '../config/config';
+import { ENTITIES } from './entities';
+import { MYSQL_MIGRATIONS } from './migrations/mysql';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite';
+import { SnakeNamingStrategy } from './naming.strategy';
+
+export interface DataSourceExtras {
+  /** Receives every SQL statement (tests count statements with it). */
+  logger?: Logger;
+}
+
+/** The TypeORM options for a database config; the type follows the URL scheme. */
+export function dataSourceOptions(db: DatabaseConfig, extras: DataSourceExtras = {}): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    namingStrategy: new SnakeNamingStrategy(),
+    // The schema only ever changes through reviewed migrations.
+    synchronize: false,
+    migrationsRun: false,
+    logging: extras.logger ? (['query', 'error'] as const) : false,
+    logger: extras.logger,
+  };
+  if (db.dialect === 'sqlite') {
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: db.sqlitePath ?? ':memory:',
+      migrations: SQLITE_MIGRATIONS,
+      enableWAL: true,
+      prepareDatabase: (database: { pragma: (sql: string) => unknown }) => {
+        // Several requests may write at once; wait for the lock instead of failing at once.
+        database.pragma('busy_timeout = 5000');
+      },
+    } as DataSourceOptions;
+  }
+  return {
+    ...common,
+    type: db.dialect,
+    url: db.url,
+    migrations: MYSQL_MIGRATIONS,
+    charset: 'utf8mb4_unicode_ci',
+    // Datetimes are UTC on the wire and in the database.
+    timezone: 'Z',
+    poolSize: db.poolSize,
+    extra: { connectionLimit: db.poolSize, waitForConnections: true, queueLimit: 1000 },
+  } as DataSourceOptions;
+}
+
+export function createDataSource(db: DatabaseConfig, extras: DataSourceExtras = {}): DataSource {
+  if (db.dialect === 'sqlite' && db.sqlitePath) {
+    fs.mkdirSync(path.dirname(db.sqlitePath), { recursive: true });
+  }
+  return new DataSource(dataSourceOptions(db, extras));
+}
+
+/** Opens the connection and, unless disabled, applies pending migrations. */
+export async function openDatabase(
+  db: DatabaseConfig,
+  extras: DataSourceExtras = {},
+): Promise<DataSource> {
+  const dataSource = createDataSource(db, extras);
+  await dataSource.initialize();
+  if (db.migrateOnStart) await dataSource.runMigrations({ transaction: 'each' });
+  return dataSource;
+}

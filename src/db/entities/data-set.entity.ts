@@ -1,0 +1,90 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { datetime } from '../column-types';
+
+export const DATA_SET_ITEM_TYPES = ['user', 'quiz', 'userGroup', 'computedResult'] as const;
+export type DataSetItemType = (typeof DATA_SET_ITEM_TYPES)[number];
+
+/**
+ * A set computed once by the operation that made it and kept for paging (contract.md §5).
+ * Its members live in data_set_items, written by INSERT … SELECT, never through the process.
+ */
+@Entity('data_sets')
+export class DataSet {
+  @PrimaryGeneratedColumn({ type: 'int' })
+  id!: number;
+
+  @Column({ type: 'varchar', length: 20 })
+  itemType!: DataSetItemType;
+
+  /** The maker: an authenticated user, or for an anonymous request the API key. */
+  @Index('ix_data_sets_owner_user')
+  @Column({ type: 'int', nullable: true })
+  ownerUserId!: number | null;
+
+  @Index('ix_data_sets_owner_api_key')
+  @Column({ type: 'int', nullable: true })
+  ownerApiKeyId!: number | null;
+
+  @Column({ type: 'int' })
+  totalNumberOfItems!: number;
+
+  @Column({ type: 'int' })
+  numberOfItemsPerPage!: number;
+
+  /** For computed results: the request that made the set (result types, functions, grouping), as JSON. */
+  @Column({ type: 'text', nullable: true })
+  parameters!: string | null;
+
+  @CreateDateColumn(datetime())
+  createdAt!: Date;
+
+  /** Indexed for the cleanup job. */
+  @Index('ix_data_sets_expires_at')
+  @Column(datetime())
+  expiresAt!: Date;
+}
+
+/**
+ * One member of a set at its 1-based position, so a page is a range of the primary key.
+ * User, quiz and group sets fill itemId; computed results fill the result columns.
+ */
+@Entity('data_set_items')
+/** computeDataSet joins two sets on their members. */
+@Index('ix_data_set_items_set_item', ['dataSetId', 'itemId'])
+export class DataSetItem {
+  @PrimaryColumn({ type: 'int' })
+  dataSetId!: number;
+
+  @PrimaryColumn({ type: 'int' })
+  position!: number;
+
+  @Column({ type: 'int', nullable: true })
+  itemId!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  userId!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  quizId!: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  sessionId!: number | null;
+
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  aggregationFunction!: string | null;
+
+  @Column({ type: 'double', nullable: true })
+  nbGoodAnswers!: number | null;
+
+  @Column({ type: 'double', nullable: true })
+  goodAnswersPercent!: number | null;
+
+  @Column({ type: 'double', nullable: true })
+  percentile!: number | null;
+
+  @Column({ type: 'double', nullable: true })
+  nbAnswers!: number | null;
+
+  @Column({ type: 'double', nullable: true })
+  duration!: number | null;
+}

@@ -1,0 +1,46 @@
+import { AccessToken } from './access-token.entity';
+import { Answer } from './answer.entity';
+import { ApiKey } from './api-key.entity';
+import { DataSet, DataSetItem } from './data-set.entity';
+import { Question } from './question.entity';
+import { Quiz, QuizTag } from './quiz.entity';
+import { Session, SessionAttendee, SessionQuiz } from './session.entity';
+import { UserGroup, UserGroupMember } from './user-group.entity';
+import { UserQuizFlag } from './user-quiz-flag.entity';
+import { User } from './user.entity';
+
+export {
+  AccessToken,
+  Answer,
+  ApiKey,
+  DataSet,
+  DataSetItem,
+  Question,
+  Quiz,
+  QuizTag,
+  Session,
+  SessionAttendee,
+  SessionQuiz,
+  UserGroup,
+  UserGroupMember,
+  UserQuizFlag,
+  User,
+};
+
+export const ENTITIES = [
+  User,
+  ApiKey,
+  AccessToken,
+  UserGroup,
+  UserGroupMember,
+  Quiz,
+  QuizTag,
+  Question,
+  UserQuizFlag,
+  Session,
+  SessionAttendee,
+  SessionQuiz,
+  Answer,
+  DataSet,
+  DataSetItem,
+];

@@ -1,0 +1,78 @@
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from 'typeorm';
+import { bool, datetime } from '../column-types';
+import { Quiz } from './quiz.entity';
+import { User } from './user.entity';
+
+/** A classroom session: a teacher plays quizzes with attendees. */
+@Entity('sessions')
+export class Session {
+  @PrimaryGeneratedColumn({ type: 'int' })
+  id!: number;
+
+  /** Indexed for "sessions I own" (detailed results, known users, influence). */
+  @Index('ix_sessions_owner')
+  @Column({ type: 'int' })
+  ownerId!: number;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'owner_id' })
+  owner?: Relation<User>;
+
+  @Column({ type: 'varchar', length: 250 })
+  title!: string;
+
+  @Column(datetime())
+  startDate!: Date;
+}
+
+@Entity('session_attendees')
+export class SessionAttendee {
+  /** The primary key (session, user) serves "attendees of a session". */
+  @PrimaryColumn({ type: 'int' })
+  sessionId!: number;
+
+  /** Indexed for "sessions a user attended" (quiz visibility, known users, player filter). */
+  @Index('ix_session_attendees_user')
+  @PrimaryColumn({ type: 'int' })
+  userId!: number;
+
+  @Column(bool({ default: false }))
+  raisedHand!: boolean;
+
+  @ManyToOne(() => Session, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'session_id' })
+  session?: Relation<Session>;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<User>;
+}
+
+@Entity('session_quizzes')
+export class SessionQuiz {
+  /** The primary key (session, quiz) serves "quizzes of a session". */
+  @PrimaryColumn({ type: 'int' })
+  sessionId!: number;
+
+  /** Indexed for "sessions that played a quiz" (nbSessions, private quiz visibility). */
+  @Index('ix_session_quizzes_quiz')
+  @PrimaryColumn({ type: 'int' })
+  quizId!: number;
+
+  @ManyToOne(() => Session, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'session_id' })
+  session?: Relation<Session>;
+
+  @ManyToOne(() => Quiz, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'quiz_id' })
+  quiz?: Relation<Quiz>;
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import mysql from 'mysql2/promise';
+import type { DataSource } from 'typeorm';
+import type { DatabaseConfig } from '../../src/config/config';
+import { openDatabase } from '../../src/db/data-source';
+
+/** The server tests run against; a MariaDB on 127.0.0.1 unless TEST_DATABASE_URL says otherwise. */
+export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'mariadb://root@127.0.0.1:3306';
+
+export interface TestDatabase {
+  name: string;
+  config: DatabaseConfig;
+  url: string;
+  drop: () => Promise<void>;
+}
+
+function serverUrl(): URL {
+  const url = new URL(TEST_SERVER_URL);
+  url.pathname = '/';
+  return url;
+}
+
+async function admin<T>(fn: (conn: mysql.Connection) => Promise<T>): Promise<T> {
+  const url = serverUrl();
+  const conn = await mysql.createConnection({
+    host: url.hostname,
+    port: Number(url.port || 3306),
+    user: decodeURIComponent(url.username || 'root'),
+    password: decodeURIComponent(url.password),
+  });
+  try {
+    return await fn(conn);
+  } finally {
+    await conn.end();
+  }
+}
+
+/** Creates an empty database of its own for one test file; `drop` removes it. */
+export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+  const name = `quiz_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
+  await admin((conn) =>
+    conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`),
+  );
+  const url = serverUrl();
+  url.pathname = `/${name}`;
+  const scheme = url.protocol.replace(/:$/, '') as 'mysql' | 'mariadb';
+  return {
+    name,
+    url: url.toString(),
+    config: { dialect: scheme, url: url.toString(), embedded: false, poolSize: 5, migrateOnStart: true },
+    drop: () => admin((conn) => conn.query(`DROP DATABASE IF EXISTS \`${name}\``)).then(() => undefined),
+  };
+}
+
+/** A migrated MariaDB database and its open data source. */
+export async function openTestDatabase(
+  label?: string,
+): Promise<{ db: TestDatabase; dataSource: DataSource; close: () => Promise<void> }> {
+  const db = await createTestDatabase(label);
+  const dataSource = await openDatabase(db.config);
+  return {
+    db,
+    dataSource,
+    close: async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await db.drop();
+    },
+  };
+}
+
+/** A migrated SQLite database in memory. */
+export async function openSqliteTestDatabase(): Promise<{ dataSource: DataSource; close: () => Promise<void> }> {
+  const dataSource = await openDatabase({
+    dialect: 'sqlite',
+    sqlitePath: ':memory:',
+    embedded: false,
+    poolSize: 1,
+    migrateOnStart: true,
+  });
+  return { dataSource, close: () => dataSource.destroy() };
+}

@@ -154,7 +154,10 @@ function trustProxy(env: Env): boolean | number | string {
   if (/^\d+$/.test(raw)) return Number(raw);
   // A comma-separated list of addresses, subnets or the names loopback/linklocal/uniquelocal.
   if (!/^[\w.:/,\s-]+$/.test(raw)) {
-    throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or addresses, got "${raw}"`);
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be true, false, a hop count or addresses, got "${raw}"`,
+    );
   }
   return raw;
 }

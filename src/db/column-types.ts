@@ -9,7 +9,13 @@ export const datetime = (options: ColumnOptions = {}): ColumnOptions => ({
   ...options,
 });
 
-export const bool = (options: ColumnOptions = {}): ColumnOptions => ({ type: 'boolean', ...options });
+export const bool = (options: ColumnOptions = {}): ColumnOptions => ({
+  type: 'boolean',
+  ...options,
+});
 
 /** Foreign-key columns are plain ints; relations are declared where the ORM uses them. */
-export const idColumn = (options: ColumnOptions = {}): ColumnOptions => ({ type: 'int', ...options });
+export const idColumn = (options: ColumnOptions = {}): ColumnOptions => ({
+  type: 'int',
+  ...options,
+});

@@ -13,7 +13,10 @@ export interface DataSourceExtras {
 }
 
 /** The TypeORM options for a database config; the type follows the URL scheme. */
-export function dataSourceOptions(db: DatabaseConfig, extras: DataSourceExtras = {}): DataSourceOptions {
+export function dataSourceOptions(
+  db: DatabaseConfig,
+  extras: DataSourceExtras = {},
+): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     namingStrategy: new SnakeNamingStrategy(),

@@ -7,7 +7,11 @@ const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLo
  * the same on MySQL, MariaDB and SQLite without quoting.
  */
 export class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {
-  override columnName(propertyName: string, customName: string | undefined, prefixes: string[]): string {
+  override columnName(
+    propertyName: string,
+    customName: string | undefined,
+    prefixes: string[],
+  ): string {
     return snake(prefixes.concat(customName ?? propertyName).join('_'));
   }
 
@@ -19,7 +23,11 @@ export class SnakeNamingStrategy extends DefaultNamingStrategy implements Naming
     return snake(`${relationName}_${referencedColumnName}`);
   }
 
-  override joinTableColumnName(tableName: string, propertyName: string, columnName?: string): string {
+  override joinTableColumnName(
+    tableName: string,
+    propertyName: string,
+    columnName?: string,
+  ): string {
     return snake(`${tableName}_${columnName ?? propertyName}`);
   }
 }

@@ -62,7 +62,12 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorRow>> = {
     code: 'BAD_USER_INPUT',
     message: badParameter,
   },
-  notFound: { type: 'BadParameterException', status: 404, code: 'NOT_FOUND', message: badParameter },
+  notFound: {
+    type: 'BadParameterException',
+    status: 404,
+    code: 'NOT_FOUND',
+    message: badParameter,
+  },
   unauthenticated: {
     type: 'UnauthorizedOperationException',
     status: 401,

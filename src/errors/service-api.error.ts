@@ -1,4 +1,9 @@
-import { ERROR_TABLE, type ErrorKind, type ExceptionType, type GraphQLErrorCode } from './error-table';
+import {
+  ERROR_TABLE,
+  type ErrorKind,
+  type ExceptionType,
+  type GraphQLErrorCode,
+} from './error-table';
 
 /** Fields a subtype adds to the exception object (contract.md §2). */
 export interface ErrorExtras {
@@ -60,7 +65,13 @@ export class ServiceApiError extends Error {
 
   toBody(): ExceptionBody {
     const { allow: _allow, ...extras } = this.extras;
-    return { type: this.type, message: this.message, operation: this.operation, reason: this.reason, ...extras };
+    return {
+      type: this.type,
+      message: this.message,
+      operation: this.operation,
+      reason: this.reason,
+      ...extras,
+    };
   }
 
   toGraphQLExtensions(): GraphQLExtensions {
@@ -70,7 +81,7 @@ export class ServiceApiError extends Error {
 }
 
 function shown(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > MAX_PROVIDED_VALUE ? `${text.slice(0, MAX_PROVIDED_VALUE)}…` : text;
 }
 
@@ -80,7 +91,12 @@ export const Errors = {
     new ServiceApiError('missingParameter', operation, `parameter ${parameterName} is required`, {
       parameterName,
     }),
-  badParameter: (operation: string, parameterName: string, providedValue: unknown, reason: string) =>
+  badParameter: (
+    operation: string,
+    parameterName: string,
+    providedValue: unknown,
+    reason: string,
+  ) =>
     new ServiceApiError('badParameter', operation, reason, {
       parameterName,
       providedValue: shown(providedValue),
@@ -92,7 +108,8 @@ export const Errors = {
     }),
   unauthenticated: (operation: string, reason: string) =>
     new ServiceApiError('unauthenticated', operation, reason),
-  forbidden: (operation: string, reason: string) => new ServiceApiError('forbidden', operation, reason),
+  forbidden: (operation: string, reason: string) =>
+    new ServiceApiError('forbidden', operation, reason),
   unsupportedRequest: (operation: string) =>
     new ServiceApiError('unsupportedRequest', operation, `operation ${operation} does not exist`),
   methodNotAllowed: (operation: string, method: string, allow: readonly string[]) =>
@@ -103,7 +120,11 @@ export const Errors = {
       { allow },
     ),
   payloadTooLarge: (operation: string, limitBytes: number, what: 'body' | 'query string') =>
-    new ServiceApiError('payloadTooLarge', operation, `the ${what} is larger than ${limitBytes} bytes`),
+    new ServiceApiError(
+      'payloadTooLarge',
+      operation,
+      `the ${what} is larger than ${limitBytes} bytes`,
+    ),
   tooManyRequests: (operation: string, retryAfterSeconds: number, reason: string) =>
     new ServiceApiError('tooManyRequests', operation, reason, { retryAfterSeconds }),
   serviceUnavailable: (operation: string) =>
@@ -113,9 +134,14 @@ export const Errors = {
       'the database cannot be reached right now; retry later',
     ),
   internal: (operation: string, requestId: string) =>
-    new ServiceApiError('internal', operation, `an unexpected error occurred (request ${requestId})`, {
-      requestId,
-    }),
+    new ServiceApiError(
+      'internal',
+      operation,
+      `an unexpected error occurred (request ${requestId})`,
+      {
+        requestId,
+      },
+    ),
 };
 
 /** Network-level database failures that a client may retry (contract: UnexpectedServerResponseException). */
@@ -137,9 +163,15 @@ function isDatabaseUnavailable(error: unknown): boolean {
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-    if (/pool is (closed|full)|connection (is )?(lost|closed)/i.test(String((current as Error).message)))
+    if (
+      /pool is (closed|full)|connection (is )?(lost|closed)/i.test(
+        String((current as Error).message),
+      )
+    )
       return true;
-    current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
+    current =
+      (current as { driverError?: unknown; cause?: unknown }).driverError ??
+      (current as { cause?: unknown }).cause;
   }
   return false;
 }
@@ -148,7 +180,11 @@ function isDatabaseUnavailable(error: unknown): boolean {
  * Turns anything thrown into a ServiceApiError: domain errors pass through (renamed to the
  * operation), database outages become 503, everything else 500 carrying only the request id.
  */
-export function toServiceApiError(error: unknown, operation: string, requestId: string): ServiceApiError {
+export function toServiceApiError(
+  error: unknown,
+  operation: string,
+  requestId: string,
+): ServiceApiError {
   if (error instanceof ServiceApiError) {
     return error.operation === operation ? error : error.forOperation(operation);
   }

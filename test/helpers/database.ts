@@ -47,8 +47,15 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
   return {
     name,
     url: url.toString(),
-    config: { dialect: scheme, url: url.toString(), embedded: false, poolSize: 5, migrateOnStart: true },
-    drop: () => admin((conn) => conn.query(`DROP DATABASE IF EXISTS \`${name}\``)).then(() => undefined),
+    config: {
+      dialect: scheme,
+      url: url.toString(),
+      embedded: false,
+      poolSize: 5,
+      migrateOnStart: true,
+    },
+    drop: () =>
+      admin((conn) => conn.query(`DROP DATABASE IF EXISTS \`${name}\``)).then(() => undefined),
   };
 }
 
@@ -69,7 +76,10 @@ export async function openTestDatabase(
 }
 
 /** A migrated SQLite database in memory. */
-export async function openSqliteTestDatabase(): Promise<{ dataSource: DataSource; close: () => Promise<void> }> {
+export async function openSqliteTestDatabase(): Promise<{
+  dataSource: DataSource;
+  close: () => Promise<void>;
+}> {
   const dataSource = await openDatabase({
     dialect: 'sqlite',
     sqlitePath: ':memory:',

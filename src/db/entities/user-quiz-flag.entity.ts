@@ -1,4 +1,12 @@
-import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Column, type Relation } from 'typeorm';
+import {
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  Column,
+  type Relation,
+} from 'typeorm';
 import { bool } from '../column-types';
 import { Quiz } from './quiz.entity';
 import { User } from './user.entity';

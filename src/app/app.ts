@@ -1,0 +1,72 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import { healthRoutes } from '../api/health/health.routes';
+import { errorMiddleware, notFoundHandler, operationOf } from '../api/rest/error.middleware';
+import type { RestOperation } from '../api/rest/rest-operation';
+import { restRouter } from '../api/rest/rest.router';
+import { REST_OPERATIONS } from '../api/rest/operations';
+import { Errors } from '../errors';
+import { requestIdFrom, type AppDeps } from './request-context';
+
+export interface AppOptions {
+  /** The legacy operations to serve; the full list unless a test narrows or extends it. */
+  operations?: readonly RestOperation[];
+}
+
+/** Builds the Express application; listening and shutdown belong to the server module. */
+export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+  const { config, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  // Parameters are flat name=value pairs; nested objects in a query string are not part of the contract.
+  app.set('query parser', 'simple');
+
+  app.use((req, res, next) => {
+    const requestId = requestIdFrom(req.get('x-request-id'));
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    next();
+  });
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => String(res.getHeader('X-Request-Id')),
+      customLogLevel: (_req, res, error) =>
+        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      wrapSerializers: false,
+      serializers: {
+        req: (req: IncomingMessage & { id?: unknown; originalUrl?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.originalUrl ?? req.url,
+          remoteAddress: req.socket?.remoteAddress,
+        }),
+        res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
+        err: (error: Error) => ({ type: error.name, message: error.message }),
+      },
+    }),
+  );
+
+  app.use((req, _res, next) => {
+    if (Buffer.byteLength(req.originalUrl) > config.urlLimitBytes) {
+      next(Errors.payloadTooLarge(operationOf(req.path), config.urlLimitBytes, 'query string'));
+      return;
+    }
+    next();
+  });
+
+  app.use(healthRoutes(deps));
+  app.use(
+    express.json({
+      limit: config.bodyLimitBytes,
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
+  app.use(config.basePath || '/', restRouter(deps, options.operations ?? REST_OPERATIONS));
+  app.use(notFoundHandler);
+  app.use(errorMiddleware(logger, config.bodyLimitBytes));
+  return app;
+}

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../config/config';
+import type { Logger } from '../observability/logger';
+
+/** Who is asking. An operator is the command line: trusted, outside the API's permission policy. */
+export type Requester =
+  | { kind: 'anonymous'; apiKeyId: number }
+  | { kind: 'user'; apiKeyId: number; userId: number }
+  | { kind: 'operator' };
+
+/** What every request shares, whichever transport it came by; services take it first. */
+export interface AppDeps {
+  config: Config;
+  dataSource: DataSource;
+  logger: Logger;
+}
+
+export interface RequestContext extends AppDeps {
+  requestId: string;
+  /** The legacy operation name (getQuiz, ...), used in every error the request reports. */
+  operation: string;
+  requester: Requester;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** A caller-supplied request id is kept only when it is short and plain, so logs stay clean. */
+export function requestIdFrom(header: string | undefined): string {
+  return header && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+export function createRequestContext(
+  deps: AppDeps,
+  fields: { requestId?: string; operation: string; requester: Requester },
+): RequestContext {
+  return {
+    ...deps,
+    requestId: fields.requestId ?? randomUUID(),
+    operation: fields.operation,
+    requester: fields.requester,
+    logger: deps.logger.child({ requestId: fields.requestId, operation: fields.operation }),
+  };
+}
+
+/** The context of an operator command (CLI). */
+export function operatorContext(deps: AppDeps, operation: string): RequestContext {
+  return createRequestContext(deps, { operation, requester: { kind: 'operator' } });
+}

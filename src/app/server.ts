@@ -1,0 +1,54 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppDeps } from './request-context';
+import { createApp, type AppOptions } from './app';
+
+export interface RunningServer {
+  server: http.Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the configured timeout), closes the pool. */
+  close: () => Promise<void>;
+}
+
+/** Starts listening; the returned close() is the graceful shutdown SIGTERM runs. */
+export async function startServer(deps: AppDeps, options: AppOptions = {}): Promise<RunningServer> {
+  const { config, logger, dataSource } = deps;
+  const app = createApp(deps, options);
+  // Room for the configured URL limit, so an over-long query string gets the contract's 413.
+  const server = http.createServer(
+    { maxHeaderSize: Math.max(16384, config.urlLimitBytes + 8192) },
+    app,
+  );
+  server.keepAliveTimeout = 5000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      logger.info('shutting down: no new connections, finishing in-flight requests');
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => {
+        logger.warn('shutdown timeout reached: closing remaining connections');
+        server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      await stopped;
+      clearTimeout(timer);
+      if (dataSource.isInitialized) await dataSource.destroy();
+      logger.info('shutdown complete');
+    })();
+    return closing;
+  };
+
+  return { server, url, close };
+}

@@ -1,0 +1,93 @@
+import type { RequestContext } from '../../app/request-context';
+import { ApiKey, User } from '../../db/entities';
+import { Errors } from '../../errors';
+import { hashSecret, newSecret } from '../../security/secrets';
+import { normalizeKeyHost } from './host';
+
+export const API_KEY_PREFIX = 'qk_';
+
+export interface CreatedApiKey {
+  apiKey: ApiKey;
+  /** The key itself: shown once, never stored. */
+  secret: string;
+}
+
+export interface CreateApiKeyInput {
+  host: string;
+  /** Owner account; required unless an operator makes the key. */
+  ownerId?: number | null;
+  label?: string;
+}
+
+function mayManage(ctx: RequestContext, ownerId: number | null): boolean {
+  const { requester } = ctx;
+  return (
+    requester.kind === 'operator' || (requester.kind === 'user' && requester.userId === ownerId)
+  );
+}
+
+export async function createApiKey(
+  ctx: RequestContext,
+  input: CreateApiKeyInput,
+): Promise<CreatedApiKey> {
+  const host = normalizeKeyHost(input.host);
+  if (!host) {
+    throw Errors.badParameter(
+      ctx.operation,
+      'host',
+      input.host,
+      'must be a domain name or an IP address',
+    );
+  }
+  const ownerId = input.ownerId ?? null;
+  if (!mayManage(ctx, ownerId))
+    throw Errors.forbidden(ctx.operation, 'keys can only be created for yourself');
+  if (ownerId !== null && !(await ctx.dataSource.getRepository(User).existsBy({ id: ownerId }))) {
+    throw Errors.notFound(ctx.operation, 'owner', ownerId, `user ${ownerId} does not exist`);
+  }
+  const label = (input.label ?? '').trim();
+  if (label.length > 100)
+    throw Errors.badParameter(ctx.operation, 'label', label, 'must be at most 100 characters');
+  const secret = newSecret(API_KEY_PREFIX);
+  const keys = ctx.dataSource.getRepository(ApiKey);
+  const apiKey = await keys.save(
+    keys.create({
+      keyHash: hashSecret(secret),
+      keyPrefix: secret.slice(0, API_KEY_PREFIX.length + 6),
+      host,
+      label,
+      ownerId,
+      revokedAt: null,
+      lastUsedAt: null,
+    }),
+  );
+  return { apiKey, secret };
+}
+
+/** The keys of an owner (or every key, for an operator who names no owner), newest first. */
+export async function listApiKeys(ctx: RequestContext, ownerId?: number): Promise<ApiKey[]> {
+  if (ownerId === undefined && ctx.requester.kind !== 'operator') {
+    throw Errors.forbidden(ctx.operation, 'only an operator can list every key');
+  }
+  if (ownerId !== undefined && !mayManage(ctx, ownerId)) {
+    throw Errors.forbidden(ctx.operation, 'keys of another user cannot be listed');
+  }
+  return ctx.dataSource.getRepository(ApiKey).find({
+    where: ownerId === undefined ? {} : { ownerId },
+    order: { id: 'DESC' },
+  });
+}
+
+/** Revokes a key: every later request with it is refused. Revoking twice is harmless. */
+export async function revokeApiKey(ctx: RequestContext, id: number): Promise<ApiKey> {
+  const keys = ctx.dataSource.getRepository(ApiKey);
+  const apiKey = await keys.findOneBy({ id });
+  if (!apiKey || !mayManage(ctx, apiKey.ownerId)) {
+    throw Errors.notFound(ctx.operation, 'keyId', id, `API key ${id} does not exist`);
+  }
+  if (!apiKey.revokedAt) {
+    apiKey.revokedAt = new Date();
+    await keys.save(apiKey);
+  }
+  return apiKey;
+}

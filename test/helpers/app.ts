@@ -1,0 +1,53 @@
+import { Writable } from 'node:stream';
+import type { DataSource } from 'typeorm';
+import { loadConfig, type Config } from '../../src/config/config';
+import { startServer, type RunningServer } from '../../src/app/server';
+import type { AppOptions } from '../../src/app/app';
+import { createLogger } from '../../src/observability/logger';
+
+/** Everything the app logged, as raw text and as parsed records. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+
+  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    callback();
+  }
+
+  get text(): string {
+    return this.lines.join('\n');
+  }
+
+  records(): Record<string, unknown>[] {
+    return this.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+}
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  logs: LogCapture;
+  running: RunningServer;
+  get: (path: string, init?: RequestInit) => Promise<Response>;
+  close: () => Promise<void>;
+}
+
+/** Starts the real app on a free port over the given database, logging at debug into memory. */
+export async function startTestApp(
+  dataSource: DataSource,
+  env: Record<string, string> = {},
+  options: AppOptions = {},
+): Promise<TestApp> {
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'debug', ...env });
+  const logs = new LogCapture();
+  const logger = createLogger(config.logLevel, logs);
+  const running = await startServer({ config, dataSource, logger }, options);
+  return {
+    url: running.url,
+    config,
+    logs,
+    running,
+    get: (path, init) => fetch(`${running.url}${path}`, init),
+    close: () => running.close(),
+  };
+}

@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config/config';
+
+describe('config', () => {
+  it('has the documented defaults and the embedded database without DATABASE_URL', () => {
+    const config = loadConfig({}, '/srv/app');
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      host: '127.0.0.1',
+      port: 3000,
+      publicBaseUrl: 'http://localhost:3000',
+      basePath: '',
+      tokenTtlSeconds: 86400,
+      dataSetTtlSeconds: 86400,
+      pageSize: 50,
+      logLevel: 'info',
+      trustProxy: false,
+      database: {
+        dialect: 'sqlite',
+        embedded: true,
+        sqlitePath: path.resolve('/srv/app/data/quiz.sqlite'),
+        migrateOnStart: true,
+      },
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it.each([
+    ['mysql://u:p@db:3306/quiz', 'mysql'],
+    ['mariadb://root@127.0.0.1:3306/quiz', 'mariadb'],
+  ])('takes the TypeORM type from the URL scheme of %s', (url, dialect) => {
+    const config = loadConfig({ DATABASE_URL: url });
+    expect(config.database).toMatchObject({ dialect, url, embedded: false });
+  });
+
+  it('accepts an explicit SQLite file', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite:data/other.db' }, '/x').database).toMatchObject({
+      dialect: 'sqlite',
+      sqlitePath: '/x/data/other.db',
+      embedded: false,
+    });
+  });
+
+  it('reads every documented variable', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      PUBLIC_BASE_URL: 'https://quiz.example.org/',
+      BASE_PATH: '/api/',
+      TOKEN_TTL_SECONDS: '60',
+      DATASET_TTL_SECONDS: '120',
+      PAGE_SIZE: '25',
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8',
+      MIGRATE_ON_START: 'false',
+      BODY_LIMIT: '2mb',
+      URL_LIMIT: '16kb',
+    });
+    expect(config).toMatchObject({
+      nodeEnv: 'production',
+      host: '0.0.0.0',
+      port: 8080,
+      publicBaseUrl: 'https://quiz.example.org',
+      basePath: '/api',
+      tokenTtlSeconds: 60,
+      dataSetTtlSeconds: 120,
+      pageSize: 25,
+      logLevel: 'debug',
+      trustProxy: 'loopback, 10.0.0.0/8',
+      bodyLimitBytes: 2 * 1024 * 1024,
+      urlLimitBytes: 16 * 1024,
+    });
+    expect(config.database.migrateOnStart).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['TOKEN_TTL_SECONDS', '-5'],
+    ['TOKEN_TTL_SECONDS', '0'],
+    ['DATASET_TTL_SECONDS', '1.5'],
+    ['PAGE_SIZE', '0'],
+    ['PAGE_SIZE', '5000'],
+    ['LOG_LEVEL', 'loud'],
+    ['NODE_ENV', 'staging'],
+    ['DATABASE_URL', 'postgres://db/quiz'],
+    ['DATABASE_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://db:3306'],
+    ['PUBLIC_BASE_URL', 'ftp://example.org'],
+    ['PUBLIC_BASE_URL', 'localhost:3000'],
+    ['TRUST_PROXY', 'yes please!'],
+    ['MIGRATE_ON_START', 'maybe'],
+    ['BODY_LIMIT', 'huge'],
+    ['BASE_PATH', 'api'],
+  ])('refuses %s=%s with an error naming the variable', (name, value) => {
+    let caught: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variable).toBe(name);
+    expect((caught as ConfigError).message).toContain(name);
+  });
+});

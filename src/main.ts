@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/data-source';
 import { createLogger } from './observability/logger';
 import { startServer } from './app/server';
+import { createAppDeps } from './app/request-context';
 import { prepareEmbeddedDemo } from './data/demo/demo-setup';
 
 async function main(): Promise<void> {
@@ -18,17 +19,27 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const dataSource = await openDatabase(config.database);
-  const deps = { config, dataSource, logger };
+  const deps = createAppDeps(config, dataSource, logger);
   const demo = config.database.embedded ? await prepareEmbeddedDemo(deps) : undefined;
   const running = await startServer(deps);
 
   const shutdown = (signal: string) => {
-    logger.info({ signal }, 'signal received');
+    // Whatever happens while closing (even a broken log pipe), the process ends, and not later
+    // than the drain timeout allows.
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000).unref();
+    try {
+      logger.info({ signal }, 'signal received');
+    } catch {
+      // The log destination may already be gone.
+    }
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        try {
+          logger.error({ err: error }, 'shutdown failed');
+        } finally {
+          process.exit(1);
+        }
       },
     );
   };

@@ -6,6 +6,7 @@ import { errorMiddleware, notFoundHandler, operationOf } from '../api/rest/error
 import type { RestOperation } from '../api/rest/rest-operation';
 import { restRouter } from '../api/rest/rest.router';
 import { REST_OPERATIONS } from '../api/rest/operations';
+import { webRoutes } from '../api/web/web.routes';
 import { Errors } from '../errors';
 import { requestIdFrom, type AppDeps } from './request-context';
 
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   });
 
   app.use(healthRoutes(deps));
+  app.use(config.basePath || '/', webRoutes(deps));
   app.use(
     express.json({
       limit: config.bodyLimitBytes,

@@ -1,19 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config/config';
+import type { PolicyRequester } from '../domain/policy/access.policy';
 import type { Logger } from '../observability/logger';
+import { KeyUsageRecorder } from '../services/auth/key-usage.recorder';
+import { createLoaders, type Loaders } from '../services/loaders/loaders';
 
 /** Who is asking. An operator is the command line: trusted, outside the API's permission policy. */
-export type Requester =
-  | { kind: 'anonymous'; apiKeyId: number }
-  | { kind: 'user'; apiKeyId: number; userId: number }
-  | { kind: 'operator' };
+export type Requester = PolicyRequester;
 
 /** What every request shares, whichever transport it came by; services take it first. */
 export interface AppDeps {
   config: Config;
   dataSource: DataSource;
   logger: Logger;
+  /** Last use of API keys, written in batches by the jobs. */
+  keyUsage: KeyUsageRecorder;
+}
+
+export function createAppDeps(config: Config, dataSource: DataSource, logger: Logger): AppDeps {
+  return { config, dataSource, logger, keyUsage: new KeyUsageRecorder() };
 }
 
 export interface RequestContext extends AppDeps {
@@ -21,6 +27,8 @@ export interface RequestContext extends AppDeps {
   /** The legacy operation name (getQuiz, ...), used in every error the request reports. */
   operation: string;
   requester: Requester;
+  /** Batch loaders of this request, shared by both transports. */
+  loaders: Loaders;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -39,6 +47,7 @@ export function createRequestContext(
     requestId: fields.requestId ?? randomUUID(),
     operation: fields.operation,
     requester: fields.requester,
+    loaders: createLoaders(deps.dataSource, fields.requester),
     logger: deps.logger.child({ requestId: fields.requestId, operation: fields.operation }),
   };
 }

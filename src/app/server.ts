@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from './request-context';
 import { createApp, type AppOptions } from './app';
+import { startJobs } from './jobs';
+import { maintenanceJobs } from './maintenance.jobs';
 
 export interface RunningServer {
   server: http.Server;
@@ -14,6 +16,8 @@ export interface RunningServer {
 export async function startServer(deps: AppDeps, options: AppOptions = {}): Promise<RunningServer> {
   const { config, logger, dataSource } = deps;
   const app = createApp(deps, options);
+  const { periodic, final } = maintenanceJobs(deps);
+  const jobs = startJobs(deps, periodic, final);
   // Room for the configured URL limit, so an over-long query string gets the contract's 413.
   const server = http.createServer(
     { maxHeaderSize: Math.max(16384, config.urlLimitBytes + 8192) },
@@ -37,13 +41,17 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
     closing ??= (async () => {
       logger.info('shutting down: no new connections, finishing in-flight requests');
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Connections that finish their request while we wait are closed as soon as they go idle.
       server.closeIdleConnections();
+      const reaper = setInterval(() => server.closeIdleConnections(), 50);
       const timer = setTimeout(() => {
         logger.warn('shutdown timeout reached: closing remaining connections');
         server.closeAllConnections();
       }, config.shutdownTimeoutMs);
       await stopped;
       clearTimeout(timer);
+      clearInterval(reaper);
+      await jobs.stop();
       if (dataSource.isInitialized) await dataSource.destroy();
       logger.info('shutdown complete');
     })();

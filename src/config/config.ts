@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 export type DatabaseDialect = 'mysql' | 'mariadb' | 'sqlite';
@@ -36,6 +37,19 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Load the demo data set into an empty embedded database. */
   seedDemo: boolean;
+  /** Signs CSRF tokens of the HTML pages; every instance behind one URL needs the same. */
+  cookieSecret: string;
+  /** True when cookieSecret was generated at start-up (fine for one instance in development). */
+  cookieSecretGenerated: boolean;
+  login: {
+    maxFailuresPerAccount: number;
+    maxFailuresPerIp: number;
+    failureWindowSeconds: number;
+  };
+  /** Lifetime of a key-manager browser session. */
+  webSessionTtlSeconds: number;
+  /** How often expired tokens, sessions and data sets are purged. */
+  purgeIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -175,6 +189,21 @@ function basePath(env: Env): string {
  * Reads and validates the environment. The only place that reads process.env; everything else
  * receives a Config. Throws ConfigError naming the first bad variable.
  */
+function cookieSecret(
+  env: Env,
+  nodeEnv: NodeEnv,
+): { cookieSecret: string; cookieSecretGenerated: boolean } {
+  const raw = read(env, 'COOKIE_SECRET');
+  if (raw === undefined) {
+    if (nodeEnv === 'production') {
+      throw new ConfigError('COOKIE_SECRET', 'is required in production (at least 32 characters)');
+    }
+    return { cookieSecret: randomBytes(32).toString('hex'), cookieSecretGenerated: true };
+  }
+  if (raw.length < 32) throw new ConfigError('COOKIE_SECRET', 'must be at least 32 characters');
+  return { cookieSecret: raw, cookieSecretGenerated: false };
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development');
   const host = read(env, 'HOST') ?? '127.0.0.1';
@@ -201,5 +230,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     urlLimitBytes: bytes(env, 'URL_LIMIT', 8 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     seedDemo: boolean(env, 'SEED_DEMO', true),
+    ...cookieSecret(env, nodeEnv),
+    login: {
+      maxFailuresPerAccount: integer(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 5, 1, 1000),
+      maxFailuresPerIp: integer(env, 'LOGIN_MAX_FAILURES_PER_IP', 30, 1, 100000),
+      failureWindowSeconds: integer(env, 'LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 86400),
+    },
+    webSessionTtlSeconds: integer(env, 'WEB_SESSION_TTL_SECONDS', 8 * 3600, 60, 30 * 86400),
+    purgeIntervalSeconds: integer(env, 'PURGE_INTERVAL_SECONDS', 600, 1, 86400),
   });
 }

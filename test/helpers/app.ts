@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../../src/config/config';
 import { startServer, type RunningServer } from '../../src/app/server';
+import { createAppDeps } from '../../src/app/request-context';
 import type { AppOptions } from '../../src/app/app';
 import { createLogger } from '../../src/observability/logger';
 
@@ -41,7 +42,7 @@ export async function startTestApp(
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'debug', ...env });
   const logs = new LogCapture();
   const logger = createLogger(config.logLevel, logs);
-  const running = await startServer({ config, dataSource, logger }, options);
+  const running = await startServer(createAppDeps(config, dataSource, logger), options);
   return {
     url: running.url,
     config,

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { RestOperation } from '../../src/api/rest/rest-operation';
 import { ERROR_TABLE, Errors, ServiceApiError, type ErrorKind } from '../../src/errors';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestApiKey } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 
 /** One error of each kind, as a service would raise it. */
@@ -129,9 +130,13 @@ describe('error model', () => {
   let app: TestApp;
   let close: () => Promise<void>;
   let dataSource: DataSource;
+  let apiKey: string;
+  /** A path of a test operation, with the API key every operation needs. */
+  const op = (path: string) => `${path}${path.includes('?') ? '&' : '?'}apiKey=${apiKey}`;
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDatabase('errors'));
+    apiKey = (await createTestApiKey(dataSource)).secret;
     app = await startTestApp(
       dataSource,
       { BODY_LIMIT: '2kb', URL_LIMIT: '2kb' },
@@ -163,7 +168,7 @@ describe('error model', () => {
   });
 
   it.each(KINDS)('%s: REST answers the status and the exception object', async (kind) => {
-    const res = await app.get(`/raise?kind=${kind}`);
+    const res = await app.get(op(`/raise?kind=${kind}`));
     expect(res.status).toBe(EXPECTED[kind].status);
     expect(res.headers.get('content-type')).toMatch(/^application\/json; charset=utf-8/);
     const body = (await res.json()) as Record<string, unknown>;
@@ -187,9 +192,9 @@ describe('error model', () => {
   });
 
   it('sets Retry-After on 429 and Allow on 405', async () => {
-    const limited = await app.get('/raise?kind=tooManyRequests');
+    const limited = await app.get(op('/raise?kind=tooManyRequests'));
     expect(limited.headers.get('retry-after')).toBe('30');
-    const wrongMethod = await app.get('/echo');
+    const wrongMethod = await app.get(op('/echo'));
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('POST');
     expect(await wrongMethod.json()).toMatchObject({
@@ -209,7 +214,7 @@ describe('error model', () => {
   });
 
   it('turns a thrown non-domain error into a 500 with a request id and no internals', async () => {
-    const res = await app.get('/explode', { headers: { 'x-request-id': 'trace-42' } });
+    const res = await app.get(op('/explode'), { headers: { 'x-request-id': 'trace-42' } });
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(text).not.toMatch(/SQL|password_hash|ER_PARSE|stack|at \w+ \(/);
@@ -230,13 +235,15 @@ describe('error model', () => {
   });
 
   it('gives a fresh request id when none (or a hostile one) is sent', async () => {
-    const res = await app.get('/explode', { headers: { 'x-request-id': 'bad id\twith spaces' } });
+    const res = await app.get(op('/explode'), {
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
     const body = (await res.json()) as { requestId: string };
     expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('answers a database outage with UnexpectedServerResponseException 503', async () => {
-    const res = await app.get('/databaseDown');
+    const res = await app.get(op('/databaseDown'));
     expect(res.status).toBe(503);
     const body = (await res.json()) as Record<string, unknown>;
     expect(body.type).toBe('UnexpectedServerResponseException');
@@ -244,7 +251,7 @@ describe('error model', () => {
   });
 
   it('answers a body over the limit with PayloadTooLargeException 413', async () => {
-    const res = await app.get('/echo', {
+    const res = await app.get(op('/echo'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ quiz: { title: 'x'.repeat(4096) } }),
@@ -254,7 +261,7 @@ describe('error model', () => {
   });
 
   it('answers a query string over the limit with PayloadTooLargeException 413', async () => {
-    const res = await app.get(`/raise?kind=badParameter&filler=${'y'.repeat(3000)}`);
+    const res = await app.get(op(`/raise?kind=badParameter&filler=${'y'.repeat(3000)}`));
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({
       type: 'PayloadTooLargeException',
@@ -263,7 +270,7 @@ describe('error model', () => {
   });
 
   it('answers a body that is not JSON with BadParameterException on body', async () => {
-    const res = await app.get('/echo', {
+    const res = await app.get(op('/echo'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"quiz": {',
@@ -277,7 +284,7 @@ describe('error model', () => {
   });
 
   it('accepts a body within the limit', async () => {
-    const res = await app.get('/echo', {
+    const res = await app.get(op('/echo'), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ quiz: { title: 'Fractions' } }),

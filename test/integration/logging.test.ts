@@ -1,11 +1,13 @@
 import type { DataSource } from 'typeorm';
 import type { RestOperation } from '../../src/api/rest/rest-operation';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { User } from '../../src/db/entities';
+import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 
-const API_KEY = 'qk_SuperSecretApiKeyValue123';
-const TOKEN = 'tok_VerySecretAccessTokenValue456';
 const PASSWORD = 'hunter2-correct-horse';
+let API_KEY: string;
+let TOKEN: string;
 
 const OPERATIONS: RestOperation[] = [
   {
@@ -29,6 +31,18 @@ describe('log redaction', () => {
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDatabase('logging'));
+    const user = await dataSource.getRepository(User).save({
+      email: 'log@example.org',
+      passwordHash: null,
+      firstName: 'Lo',
+      lastName: 'Gger',
+      pictureUrl: null,
+      publicProfile: false,
+      canCreatePrivateQuizzes: false,
+    });
+    const key = await createTestApiKey(dataSource);
+    API_KEY = key.secret;
+    TOKEN = await createTestToken(dataSource, user.id, key.id);
     app = await startTestApp(dataSource, {}, { operations: OPERATIONS });
   });
 
@@ -39,8 +53,11 @@ describe('log redaction', () => {
 
   it('keeps apiKey and accessToken values out of every log line', async () => {
     const tokenJson = encodeURIComponent(JSON.stringify({ token: TOKEN, expiresIn: 86400 }));
-    await app.get(`/ok?apiKey=${API_KEY}&accessToken=${TOKEN}`);
-    await app.get(`/ok?accessToken=${tokenJson}&apiKey=${encodeURIComponent(API_KEY)}`);
+    // Real credentials: the requests pass the key and token checks and reach the handlers.
+    expect((await app.get(`/ok?apiKey=${API_KEY}&accessToken=${TOKEN}`)).status).toBe(200);
+    expect(
+      (await app.get(`/ok?accessToken=${tokenJson}&apiKey=${encodeURIComponent(API_KEY)}`)).status,
+    ).toBe(200);
     const failed = await app.get(
       `/leaky?apiKey=${API_KEY}&accessToken=${TOKEN}&password=${PASSWORD}`,
       {

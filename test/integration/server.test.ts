@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { RestOperation } from '../../src/api/rest/rest-operation';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestApiKey } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 
 const SLOW: RestOperation = {
@@ -17,9 +18,11 @@ describe('server', () => {
   let dataSource: DataSource;
   let closeDb: () => Promise<void>;
   let app: TestApp;
+  let apiKey: string;
 
   beforeAll(async () => {
     ({ dataSource, close: closeDb } = await openTestDatabase('server'));
+    apiKey = (await createTestApiKey(dataSource)).secret;
   });
 
   afterAll(async () => {
@@ -35,7 +38,7 @@ describe('server', () => {
   });
 
   it('shuts down gracefully: in-flight requests finish, new ones are refused, the pool is closed', async () => {
-    const inFlight = app.get('/slow');
+    const inFlight = app.get(`/slow?apiKey=${apiKey}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const closing = app.close();
     const res = await inFlight;

@@ -44,6 +44,7 @@ describe('config', () => {
   it('reads every documented variable', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
+      COOKIE_SECRET: 'a-cookie-secret-of-at-least-32-characters',
       HOST: '0.0.0.0',
       PORT: '8080',
       PUBLIC_BASE_URL: 'https://quiz.example.org/',

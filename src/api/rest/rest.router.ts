@@ -1,12 +1,39 @@
 import { Router, type Request, type Response } from 'express';
 import { createRequestContext, type AppDeps } from '../../app/request-context';
 import { Errors } from '../../errors';
-import type { RestOperation } from './rest-operation';
+import { authenticateRequest } from '../../services/auth/credentials.service';
+import { optionalString } from './params';
+import type { QueryParams, RestOperation } from './rest-operation';
 
 /**
  * The legacy surface: `{base}/<operationName>`. An unknown name answers
- * UnsupportedRequestException 404, a known one with another method 405 with an Allow header.
+ * UnsupportedRequestException 404, a known one with another method 405 with an Allow header;
+ * then the API key (and access token, if any) decide who the requester is.
  */
+/**
+ * POST payloads may come as a JSON object body whose fields are parameters (contract.md §1);
+ * a parameter given in both places is refused.
+ */
+function mergeBody(operation: string, query: QueryParams, body: unknown): QueryParams {
+  if (body === undefined || body === null) return query;
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw Errors.badParameter(operation, 'body', body, 'must be a JSON object of parameters');
+  }
+  const merged: Record<string, unknown> = { ...query };
+  for (const [name, value] of Object.entries(body)) {
+    if (name in query) {
+      throw Errors.badParameter(
+        operation,
+        name,
+        value,
+        'is given both in the query string and in the body',
+      );
+    }
+    merged[name] = value;
+  }
+  return merged;
+}
+
 export function restRouter(deps: AppDeps, operations: readonly RestOperation[]): Router {
   const byName = new Map(operations.map((op) => [op.name, op]));
   const router = Router();
@@ -19,14 +46,22 @@ export function restRouter(deps: AppDeps, operations: readonly RestOperation[]):
       const allow = req.method === 'HEAD' && op.methods.includes('GET') ? undefined : op.methods;
       if (allow) throw Errors.methodNotAllowed(name, req.method, allow);
     }
+    const params = mergeBody(name, req.query as QueryParams, req.body);
+    const requester = await authenticateRequest(deps, {
+      operation: name,
+      apiKey: optionalString(name, params, 'apiKey'),
+      accessToken: optionalString(name, params, 'accessToken'),
+      origin: req.get('origin'),
+      referer: req.get('referer'),
+      clientIp: req.ip,
+    });
     const ctx = createRequestContext(deps, {
       requestId: res.locals.requestId as string,
       operation: name,
-      // Resolved from apiKey/accessToken by the credentials layer.
-      requester: res.locals.requester ?? { kind: 'anonymous', apiKeyId: 0 },
+      requester,
     });
     res.locals.ctx = ctx;
-    const result = await op.handler(ctx, req.query as Record<string, unknown>, req);
+    const result = await op.handler(ctx, params, req);
     res.status(200).json(result);
   });
 

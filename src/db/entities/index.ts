@@ -8,6 +8,8 @@ import { Session, SessionAttendee, SessionQuiz } from './session.entity';
 import { UserGroup, UserGroupMember } from './user-group.entity';
 import { UserQuizFlag } from './user-quiz-flag.entity';
 import { User } from './user.entity';
+import { LoginFailure } from './login-failure.entity';
+import { WebSession } from './web-session.entity';
 
 export {
   AccessToken,
@@ -25,6 +27,8 @@ export {
   UserGroupMember,
   UserQuizFlag,
   User,
+  LoginFailure,
+  WebSession,
 };
 
 export const ENTITIES = [
@@ -43,4 +47,6 @@ export const ENTITIES = [
   Answer,
   DataSet,
   DataSetItem,
+  WebSession,
+  LoginFailure,
 ];

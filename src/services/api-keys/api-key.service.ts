@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../app/request-context';
 import { ApiKey, User } from '../../db/entities';
+import { apiKeyManageDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { hashSecret, newSecret } from '../../security/secrets';
 import { normalizeKeyHost } from './host';
@@ -20,10 +21,7 @@ export interface CreateApiKeyInput {
 }
 
 function mayManage(ctx: RequestContext, ownerId: number | null): boolean {
-  const { requester } = ctx;
-  return (
-    requester.kind === 'operator' || (requester.kind === 'user' && requester.userId === ownerId)
-  );
+  return apiKeyManageDecision(ctx.requester, ownerId) === 'allowed';
 }
 
 export async function createApiKey(

@@ -1,4 +1,4 @@
-import { InitialSchema1795313297613 } from './1795313297613-InitialSchema';
+import { InitialSchema1795313647797 } from './1795313647797-InitialSchema';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
-export const SQLITE_MIGRATIONS = [InitialSchema1795313297613];
+export const SQLITE_MIGRATIONS = [InitialSchema1795313647797];

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from "typeorm";
 
-export class InitialSchema1795313297613 implements MigrationInterface {
-    name = 'InitialSchema1795313297613'
+export class InitialSchema1795313647797 implements MigrationInterface {
+    name = 'InitialSchema1795313647797'
 
     public async up(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`CREATE TABLE "users" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "email" varchar(254) NOT NULL, "password_hash" varchar(255), "first_name" varchar(100) NOT NULL, "last_name" varchar(100) NOT NULL, "picture_url" varchar(2048), "public_profile" boolean NOT NULL DEFAULT (0), "can_create_private_quizzes" boolean NOT NULL DEFAULT (0), "created_at" datetime NOT NULL DEFAULT (datetime('now')))`);
@@ -44,6 +44,13 @@ export class InitialSchema1795313297613 implements MigrationInterface {
         await queryRunner.query(`CREATE INDEX "ix_user_group_members_user" ON "user_group_members" ("user_id") `);
         await queryRunner.query(`CREATE TABLE "user_quiz_flags" ("user_id" integer NOT NULL, "quiz_id" integer NOT NULL, "favorite" boolean NOT NULL DEFAULT (0), "imported" boolean NOT NULL DEFAULT (0), PRIMARY KEY ("user_id", "quiz_id"))`);
         await queryRunner.query(`CREATE INDEX "ix_user_quiz_flags_quiz" ON "user_quiz_flags" ("quiz_id") `);
+        await queryRunner.query(`CREATE TABLE "login_failures" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "account_hash" varchar(64) NOT NULL, "client_ip" varchar(45) NOT NULL, "failed_at" datetime NOT NULL)`);
+        await queryRunner.query(`CREATE INDEX "ix_login_failures_ip" ON "login_failures" ("client_ip", "failed_at") `);
+        await queryRunner.query(`CREATE INDEX "ix_login_failures_account" ON "login_failures" ("account_hash", "failed_at") `);
+        await queryRunner.query(`CREATE TABLE "web_sessions" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "token_hash" varchar(64) NOT NULL, "user_id" integer NOT NULL, "expires_at" datetime NOT NULL, "created_at" datetime NOT NULL DEFAULT (datetime('now')))`);
+        await queryRunner.query(`CREATE UNIQUE INDEX "uq_web_sessions_token_hash" ON "web_sessions" ("token_hash") `);
+        await queryRunner.query(`CREATE INDEX "ix_web_sessions_user" ON "web_sessions" ("user_id") `);
+        await queryRunner.query(`CREATE INDEX "ix_web_sessions_expires_at" ON "web_sessions" ("expires_at") `);
         await queryRunner.query(`DROP INDEX "uq_api_keys_key_hash"`);
         await queryRunner.query(`DROP INDEX "ix_api_keys_owner"`);
         await queryRunner.query(`CREATE TABLE "temporary_api_keys" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "key_hash" varchar(64) NOT NULL, "key_prefix" varchar(16) NOT NULL, "host" varchar(253) NOT NULL, "label" varchar(100) NOT NULL DEFAULT (''), "owner_id" integer, "revoked_at" datetime, "created_at" datetime NOT NULL DEFAULT (datetime('now')), "last_used_at" datetime, CONSTRAINT "FK_d93cc0e04cac89126b2155ba9bc" FOREIGN KEY ("owner_id") REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION)`);
@@ -132,9 +139,29 @@ export class InitialSchema1795313297613 implements MigrationInterface {
         await queryRunner.query(`DROP TABLE "user_quiz_flags"`);
         await queryRunner.query(`ALTER TABLE "temporary_user_quiz_flags" RENAME TO "user_quiz_flags"`);
         await queryRunner.query(`CREATE INDEX "ix_user_quiz_flags_quiz" ON "user_quiz_flags" ("quiz_id") `);
+        await queryRunner.query(`DROP INDEX "uq_web_sessions_token_hash"`);
+        await queryRunner.query(`DROP INDEX "ix_web_sessions_user"`);
+        await queryRunner.query(`DROP INDEX "ix_web_sessions_expires_at"`);
+        await queryRunner.query(`CREATE TABLE "temporary_web_sessions" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "token_hash" varchar(64) NOT NULL, "user_id" integer NOT NULL, "expires_at" datetime NOT NULL, "created_at" datetime NOT NULL DEFAULT (datetime('now')), CONSTRAINT "FK_099af5f73522b589358b3d1189f" FOREIGN KEY ("user_id") REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION)`);
+        await queryRunner.query(`INSERT INTO "temporary_web_sessions"("id", "token_hash", "user_id", "expires_at", "created_at") SELECT "id", "token_hash", "user_id", "expires_at", "created_at" FROM "web_sessions"`);
+        await queryRunner.query(`DROP TABLE "web_sessions"`);
+        await queryRunner.query(`ALTER TABLE "temporary_web_sessions" RENAME TO "web_sessions"`);
+        await queryRunner.query(`CREATE UNIQUE INDEX "uq_web_sessions_token_hash" ON "web_sessions" ("token_hash") `);
+        await queryRunner.query(`CREATE INDEX "ix_web_sessions_user" ON "web_sessions" ("user_id") `);
+        await queryRunner.query(`CREATE INDEX "ix_web_sessions_expires_at" ON "web_sessions" ("expires_at") `);
     }
 
     public async down(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query(`DROP INDEX "ix_web_sessions_expires_at"`);
+        await queryRunner.query(`DROP INDEX "ix_web_sessions_user"`);
+        await queryRunner.query(`DROP INDEX "uq_web_sessions_token_hash"`);
+        await queryRunner.query(`ALTER TABLE "web_sessions" RENAME TO "temporary_web_sessions"`);
+        await queryRunner.query(`CREATE TABLE "web_sessions" ("id" integer PRIMARY KEY AUTOINCREMENT NOT NULL, "token_hash" varchar(64) NOT NULL, "user_id" integer NOT NULL, "expires_at" datetime NOT NULL, "created_at" datetime NOT NULL DEFAULT (datetime('now')))`);
+        await queryRunner.query(`INSERT INTO "web_sessions"("id", "token_hash", "user_id", "expires_at", "created_at") SELECT "id", "token_hash", "user_id", "expires_at", "created_at" FROM "temporary_web_sessions"`);
+        await queryRunner.query(`DROP TABLE "temporary_web_sessions"`);
+        await queryRunner.query(`CREATE INDEX "ix_web_sessions_expires_at" ON "web_sessions" ("expires_at") `);
+        await queryRunner.query(`CREATE INDEX "ix_web_sessions_user" ON "web_sessions" ("user_id") `);
+        await queryRunner.query(`CREATE UNIQUE INDEX "uq_web_sessions_token_hash" ON "web_sessions" ("token_hash") `);
         await queryRunner.query(`DROP INDEX "ix_user_quiz_flags_quiz"`);
         await queryRunner.query(`ALTER TABLE "user_quiz_flags" RENAME TO "temporary_user_quiz_flags"`);
         await queryRunner.query(`CREATE TABLE "user_quiz_flags" ("user_id" integer NOT NULL, "quiz_id" integer NOT NULL, "favorite" boolean NOT NULL DEFAULT (0), "imported" boolean NOT NULL DEFAULT (0), PRIMARY KEY ("user_id", "quiz_id"))`);
@@ -223,6 +250,13 @@ export class InitialSchema1795313297613 implements MigrationInterface {
         await queryRunner.query(`DROP TABLE "temporary_api_keys"`);
         await queryRunner.query(`CREATE INDEX "ix_api_keys_owner" ON "api_keys" ("owner_id") `);
         await queryRunner.query(`CREATE UNIQUE INDEX "uq_api_keys_key_hash" ON "api_keys" ("key_hash") `);
+        await queryRunner.query(`DROP INDEX "ix_web_sessions_expires_at"`);
+        await queryRunner.query(`DROP INDEX "ix_web_sessions_user"`);
+        await queryRunner.query(`DROP INDEX "uq_web_sessions_token_hash"`);
+        await queryRunner.query(`DROP TABLE "web_sessions"`);
+        await queryRunner.query(`DROP INDEX "ix_login_failures_account"`);
+        await queryRunner.query(`DROP INDEX "ix_login_failures_ip"`);
+        await queryRunner.query(`DROP TABLE "login_failures"`);
         await queryRunner.query(`DROP INDEX "ix_user_quiz_flags_quiz"`);
         await queryRunner.query(`DROP TABLE "user_quiz_flags"`);
         await queryRunner.query(`DROP INDEX "ix_user_group_members_user"`);

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from "typeorm";
 
-export class InitialSchema1795313294347 implements MigrationInterface {
-    name = 'InitialSchema1795313294347'
+export class InitialSchema1795313645140 implements MigrationInterface {
+    name = 'InitialSchema1795313645140'
 
     public async up(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`CREATE TABLE \`users\` (\`id\` int NOT NULL AUTO_INCREMENT, \`email\` varchar(254) NOT NULL, \`password_hash\` varchar(255) NULL, \`first_name\` varchar(100) NOT NULL, \`last_name\` varchar(100) NOT NULL, \`picture_url\` varchar(2048) NULL, \`public_profile\` tinyint NOT NULL DEFAULT 0, \`can_create_private_quizzes\` tinyint NOT NULL DEFAULT 0, \`created_at\` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), UNIQUE INDEX \`uq_users_email\` (\`email\`), PRIMARY KEY (\`id\`)) ENGINE=InnoDB`);
@@ -19,6 +19,8 @@ export class InitialSchema1795313294347 implements MigrationInterface {
         await queryRunner.query(`CREATE TABLE \`user_groups\` (\`id\` int NOT NULL AUTO_INCREMENT, \`name\` varchar(100) NOT NULL, \`owner_id\` int NOT NULL, \`created_at\` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), INDEX \`ix_user_groups_owner_name\` (\`owner_id\`, \`name\`), PRIMARY KEY (\`id\`)) ENGINE=InnoDB`);
         await queryRunner.query(`CREATE TABLE \`user_group_members\` (\`group_id\` int NOT NULL, \`user_id\` int NOT NULL, INDEX \`ix_user_group_members_user\` (\`user_id\`), PRIMARY KEY (\`group_id\`, \`user_id\`)) ENGINE=InnoDB`);
         await queryRunner.query(`CREATE TABLE \`user_quiz_flags\` (\`user_id\` int NOT NULL, \`quiz_id\` int NOT NULL, \`favorite\` tinyint NOT NULL DEFAULT 0, \`imported\` tinyint NOT NULL DEFAULT 0, INDEX \`ix_user_quiz_flags_quiz\` (\`quiz_id\`), PRIMARY KEY (\`user_id\`, \`quiz_id\`)) ENGINE=InnoDB`);
+        await queryRunner.query(`CREATE TABLE \`login_failures\` (\`id\` int NOT NULL AUTO_INCREMENT, \`account_hash\` varchar(64) NOT NULL, \`client_ip\` varchar(45) NOT NULL, \`failed_at\` datetime NOT NULL, INDEX \`ix_login_failures_ip\` (\`client_ip\`, \`failed_at\`), INDEX \`ix_login_failures_account\` (\`account_hash\`, \`failed_at\`), PRIMARY KEY (\`id\`)) ENGINE=InnoDB`);
+        await queryRunner.query(`CREATE TABLE \`web_sessions\` (\`id\` int NOT NULL AUTO_INCREMENT, \`token_hash\` varchar(64) NOT NULL, \`user_id\` int NOT NULL, \`expires_at\` datetime NOT NULL, \`created_at\` datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), UNIQUE INDEX \`uq_web_sessions_token_hash\` (\`token_hash\`), INDEX \`ix_web_sessions_user\` (\`user_id\`), INDEX \`ix_web_sessions_expires_at\` (\`expires_at\`), PRIMARY KEY (\`id\`)) ENGINE=InnoDB`);
         await queryRunner.query(`ALTER TABLE \`api_keys\` ADD CONSTRAINT \`FK_d93cc0e04cac89126b2155ba9bc\` FOREIGN KEY (\`owner_id\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE \`access_tokens\` ADD CONSTRAINT \`FK_09ee750a035b06e0c7f0704687e\` FOREIGN KEY (\`user_id\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE \`access_tokens\` ADD CONSTRAINT \`FK_6fcb55aaa85a2f5c1824262f1c1\` FOREIGN KEY (\`api_key_id\`) REFERENCES \`api_keys\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
@@ -39,9 +41,11 @@ export class InitialSchema1795313294347 implements MigrationInterface {
         await queryRunner.query(`ALTER TABLE \`user_group_members\` ADD CONSTRAINT \`FK_32ba1d353e99d14130486cd34cf\` FOREIGN KEY (\`user_id\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE \`user_quiz_flags\` ADD CONSTRAINT \`FK_55ea555122b788f5255ebdcffd9\` FOREIGN KEY (\`user_id\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE \`user_quiz_flags\` ADD CONSTRAINT \`FK_04d1641f7987f253847273aec33\` FOREIGN KEY (\`quiz_id\`) REFERENCES \`quizzes\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
+        await queryRunner.query(`ALTER TABLE \`web_sessions\` ADD CONSTRAINT \`FK_099af5f73522b589358b3d1189f\` FOREIGN KEY (\`user_id\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
     }
 
     public async down(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query(`ALTER TABLE \`web_sessions\` DROP FOREIGN KEY \`FK_099af5f73522b589358b3d1189f\``);
         await queryRunner.query(`ALTER TABLE \`user_quiz_flags\` DROP FOREIGN KEY \`FK_04d1641f7987f253847273aec33\``);
         await queryRunner.query(`ALTER TABLE \`user_quiz_flags\` DROP FOREIGN KEY \`FK_55ea555122b788f5255ebdcffd9\``);
         await queryRunner.query(`ALTER TABLE \`user_group_members\` DROP FOREIGN KEY \`FK_32ba1d353e99d14130486cd34cf\``);
@@ -62,6 +66,13 @@ export class InitialSchema1795313294347 implements MigrationInterface {
         await queryRunner.query(`ALTER TABLE \`access_tokens\` DROP FOREIGN KEY \`FK_6fcb55aaa85a2f5c1824262f1c1\``);
         await queryRunner.query(`ALTER TABLE \`access_tokens\` DROP FOREIGN KEY \`FK_09ee750a035b06e0c7f0704687e\``);
         await queryRunner.query(`ALTER TABLE \`api_keys\` DROP FOREIGN KEY \`FK_d93cc0e04cac89126b2155ba9bc\``);
+        await queryRunner.query(`DROP INDEX \`ix_web_sessions_expires_at\` ON \`web_sessions\``);
+        await queryRunner.query(`DROP INDEX \`ix_web_sessions_user\` ON \`web_sessions\``);
+        await queryRunner.query(`DROP INDEX \`uq_web_sessions_token_hash\` ON \`web_sessions\``);
+        await queryRunner.query(`DROP TABLE \`web_sessions\``);
+        await queryRunner.query(`DROP INDEX \`ix_login_failures_account\` ON \`login_failures\``);
+        await queryRunner.query(`DROP INDEX \`ix_login_failures_ip\` ON \`login_failures\``);
+        await queryRunner.query(`DROP TABLE \`login_failures\``);
         await queryRunner.query(`DROP INDEX \`ix_user_quiz_flags_quiz\` ON \`user_quiz_flags\``);
         await queryRunner.query(`DROP TABLE \`user_quiz_flags\``);
         await queryRunner.query(`DROP INDEX \`ix_user_group_members_user\` ON \`user_group_members\``);

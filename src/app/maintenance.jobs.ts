@@ -1,0 +1,41 @@
+import { LessThan } from 'typeorm';
+import { LoginFailure, WebSession } from '../db/entities';
+import { purgeExpiredTokens } from '../services/auth/access-token.service';
+import type { Job } from './jobs';
+import type { AppDeps } from './request-context';
+
+const flushKeyUsage: Job = {
+  name: 'flush-key-usage',
+  everySeconds: 30,
+  run: (deps) => deps.keyUsage.flush(deps.dataSource),
+};
+
+/** The jobs every instance runs, and the ones run once more at shutdown. */
+export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] } {
+  const every = deps.config.purgeIntervalSeconds;
+  return {
+    periodic: [
+      flushKeyUsage,
+      { name: 'purge-expired-tokens', everySeconds: every, run: (d) => purgeExpiredTokens(d) },
+      {
+        name: 'purge-expired-web-sessions',
+        everySeconds: every,
+        run: async (d) =>
+          (await d.dataSource.getRepository(WebSession).delete({ expiresAt: LessThan(new Date()) }))
+            .affected ?? 0,
+      },
+      {
+        name: 'purge-old-login-failures',
+        everySeconds: every,
+        run: async (d) => {
+          const before = new Date(Date.now() - d.config.login.failureWindowSeconds * 1000);
+          return (
+            (await d.dataSource.getRepository(LoginFailure).delete({ failedAt: LessThan(before) }))
+              .affected ?? 0
+          );
+        },
+      },
+    ],
+    final: [flushKeyUsage],
+  };
+}

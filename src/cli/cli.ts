@@ -1,0 +1,312 @@
+import fs from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import type { DataSource } from 'typeorm';
+import { ConfigError, loadConfig, type Config } from '../config/config';
+import { openDatabase } from '../db/data-source';
+import { createAppDeps, operatorContext, type AppDeps } from '../app/request-context';
+import { ServiceApiError } from '../errors';
+import { ImportError } from '../data/import/import-validator';
+import { loadData } from '../data/import/bulk-loader';
+import { generateData } from '../data/generate/synthetic-data';
+import { createLogger } from '../observability/logger';
+import { hashPassword } from '../security/password';
+import { createUser, findUserByEmail } from '../services/users/user.service';
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/api-key.service';
+import { progressReporter } from './progress';
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin?: NodeJS.ReadableStream;
+  /** The environment to configure from; the process's own when absent. */
+  env?: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+}
+
+async function readAll(stream: NodeJS.ReadableStream | undefined): Promise<string> {
+  if (!stream) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** A failure the operator caused: printed as one line, exit code 1. */
+class CliError extends Error {}
+
+function wholeNumber(min: number, max: number) {
+  return (raw: string): number => {
+    if (!/^\d+$/.test(raw)) throw new InvalidArgumentError('must be a whole number');
+    const value = Number(raw);
+    if (value < min || value > max)
+      throw new InvalidArgumentError(`must be between ${min} and ${max}`);
+    return value;
+  };
+}
+
+/** A fraction (0.2) or a percentage (20%). */
+function fraction(raw: string): number {
+  const match = /^(\d+(?:\.\d+)?)(%)?$/.exec(raw.trim());
+  if (!match)
+    throw new InvalidArgumentError('must be a fraction such as 0.2 or a percentage such as 20%');
+  const value = Number(match[1]) / (match[2] ? 100 : 1);
+  if (value < 0 || value > 1)
+    throw new InvalidArgumentError('must be between 0 and 1 (0% and 100%)');
+  return value;
+}
+
+/** Runs one CLI command; returns the exit code instead of exiting, so tests can call it. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const print = (text: string) => io.stdout.write(`${text}\n`);
+  let config: Config | undefined;
+  let dataSource: DataSource | undefined;
+
+  const deps = async (): Promise<AppDeps> => {
+    config ??= loadConfig(io.env, io.cwd);
+    dataSource ??= await openDatabase(config.database);
+    return createAppDeps(
+      config,
+      dataSource,
+      createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+    );
+  };
+  const context = async (operation: string) => operatorContext(await deps(), operation);
+
+  const program = new Command('quiz-cli')
+    .description(
+      'Operator commands of the quiz results service (the database comes from DATABASE_URL).',
+    )
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError('(run with --help for usage)');
+
+  program
+    .command('db:migrate')
+    .description('apply pending migrations')
+    .action(async () => {
+      config = loadConfig(io.env, io.cwd);
+      dataSource = await openDatabase({ ...config.database, migrateOnStart: false });
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      print(
+        applied.length
+          ? `Applied ${applied.map((m) => m.name).join(', ')}`
+          : 'No pending migration.',
+      );
+    });
+
+  program
+    .command('user:create')
+    .description('create an account (the password is stored as an argon2id hash)')
+    .requiredOption('--email <email>', 'login email')
+    .requiredOption('--first-name <name>', 'first name')
+    .requiredOption('--last-name <name>', 'last name')
+    .option('--password <password>', 'password (at least 10 characters)')
+    .option(
+      '--password-stdin',
+      'read the password from standard input (keeps it out of shell history)',
+    )
+    .option('--picture-url <url>', 'picture URL')
+    .option('--public-profile', 'make the profile public', false)
+    .option('--can-create-private-quizzes', 'allow private quizzes', false)
+    .action(async (options: Record<string, string | boolean | undefined>) => {
+      const password = options.passwordStdin
+        ? await readAll(io.stdin)
+        : (options.password as string | undefined);
+      if (!password) throw new CliError('a password is needed: --password or --password-stdin');
+      const user = await createUser(await context('user:create'), {
+        email: options.email as string,
+        password,
+        firstName: options.firstName as string,
+        lastName: options.lastName as string,
+        pictureUrl: (options.pictureUrl as string | undefined) ?? null,
+        publicProfile: options.publicProfile === true,
+        canCreatePrivateQuizzes: options.canCreatePrivateQuizzes === true,
+      });
+      print(`Created user ${user.id} <${user.email}>`);
+    });
+
+  program
+    .command('key:create')
+    .description('create an API key bound to one host; the key is printed once')
+    .requiredOption(
+      '--host <host>',
+      'domain name or IP address the key is bound to (localhost for local use)',
+    )
+    .option('--owner <email>', 'email of the owning account')
+    .option('--label <label>', 'a name to tell keys apart', '')
+    .action(async (options: { host: string; owner?: string; label: string }) => {
+      const ctx = await context('key:create');
+      let ownerId: number | null = null;
+      if (options.owner) {
+        const owner = await findUserByEmail(ctx, options.owner);
+        if (!owner) throw new CliError(`no account with email ${options.owner}`);
+        ownerId = owner.id;
+      }
+      const { apiKey, secret } = await createApiKey(ctx, {
+        host: options.host,
+        ownerId,
+        label: options.label,
+      });
+      print(`Created API key ${apiKey.id} for host ${apiKey.host}. It is shown only now:`);
+      print(secret);
+    });
+
+  program
+    .command('key:list')
+    .description('list API keys (never the keys themselves)')
+    .option('--owner <email>', 'only the keys of this account')
+    .option('--json', 'print JSON')
+    .action(async (options: { owner?: string; json?: boolean }) => {
+      const ctx = await context('key:list');
+      let ownerId: number | undefined;
+      if (options.owner) {
+        const owner = await findUserByEmail(ctx, options.owner);
+        if (!owner) throw new CliError(`no account with email ${options.owner}`);
+        ownerId = owner.id;
+      }
+      const keys = await listApiKeys(ctx, ownerId);
+      const rows = keys.map((key) => ({
+        id: key.id,
+        prefix: `${key.keyPrefix}…`,
+        host: key.host,
+        label: key.label,
+        owner: key.ownerId,
+        status: key.revokedAt ? 'revoked' : 'active',
+        created: key.createdAt.toISOString(),
+        lastUsed: key.lastUsedAt?.toISOString() ?? null,
+      }));
+      if (options.json) print(JSON.stringify(rows, null, 2));
+      else if (rows.length === 0) print('No API key.');
+      else {
+        print(
+          ['id', 'prefix', 'host', 'label', 'owner', 'status', 'created', 'last used'].join('\t'),
+        );
+        for (const row of rows)
+          print(
+            Object.values(row)
+              .map((v) => v ?? '-')
+              .join('\t'),
+          );
+      }
+    });
+
+  program
+    .command('key:revoke')
+    .description('revoke an API key: later requests with it are refused')
+    .argument('<id>', 'key id (see key:list)', wholeNumber(1, 2 ** 31 - 1))
+    .action(async (id: number) => {
+      const key = await revokeApiKey(await context('key:revoke'), id);
+      print(`Revoked API key ${key.id} (${key.host}).`);
+    });
+
+  program
+    .command('import')
+    .description('load a JSON data file (see README: data file format) in one transaction')
+    .argument('<file>', 'path of the JSON file')
+    .option('--print-ids', 'print the ids given to every ref as JSON')
+    .action(async (file: string, options: { printIds?: boolean }) => {
+      let text: string;
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch {
+        throw new CliError(`cannot read ${file}`);
+      }
+      let document: unknown;
+      try {
+        document = JSON.parse(text);
+      } catch (error) {
+        throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
+      }
+      const { dataSource: ds } = await deps();
+      const ids = await loadData(ds, document as Parameters<typeof loadData>[1], {
+        onProgress: progressReporter(io.stderr),
+      });
+      if (options.printIds) print(JSON.stringify(ids, null, 2));
+      else {
+        const counts = Object.entries(ids).map(
+          ([kind, refs]) => `${Object.keys(refs).length} ${kind}`,
+        );
+        print(`Imported ${counts.join(', ')}.`);
+      }
+    });
+
+  program
+    .command('generate')
+    .description('generate deterministic synthetic data (same seed, same data) and load it')
+    .option(
+      '--users <n>',
+      'number of users (about 1 in 30 are teachers)',
+      wholeNumber(1, 10_000_000),
+      1000,
+    )
+    .option('--quizzes <n>', 'number of quizzes', wholeNumber(1, 1_000_000), 50)
+    .option('--questions <n>', 'questions per quiz', wholeNumber(1, 100), 20)
+    .option('--sessions <n>', 'number of sessions', wholeNumber(1, 10_000_000), 100)
+    .option(
+      '--participation <p>',
+      'share of (user, quiz) pairs with an attempt: 0.2 or 20%',
+      fraction,
+      0.2,
+    )
+    .option('--seed <n>', 'random seed', wholeNumber(0, 2 ** 32 - 1), 1)
+    .option(
+      '--teacher-password <password>',
+      'give generated teachers this password (else they cannot log in)',
+    )
+    .action(
+      async (options: {
+        users: number;
+        quizzes: number;
+        questions: number;
+        sessions: number;
+        participation: number;
+        seed: number;
+        teacherPassword?: string;
+      }) => {
+        const { dataSource: ds } = await deps();
+        const started = Date.now();
+        const { source, expected } = generateData({
+          users: options.users,
+          quizzes: options.quizzes,
+          questions: options.questions,
+          sessions: options.sessions,
+          participation: options.participation,
+          seed: options.seed,
+          teacherPasswordHash: options.teacherPassword
+            ? await hashPassword(options.teacherPassword)
+            : null,
+        });
+        await loadData(ds, source, { onProgress: progressReporter(io.stderr) });
+        const seconds = (Date.now() - started) / 1000;
+        print(
+          `Generated ${expected.users} users, ${expected.quizzes} quizzes, ${expected.questions} questions, ` +
+            `${expected.sessions} sessions, ${expected.answers} answers in ${seconds.toFixed(1)} s ` +
+            `(${Math.round(expected.answers / Math.max(seconds, 0.001))} answers/s).`,
+        );
+      },
+    );
+
+  try {
+    await program.parseAsync(argv as string[], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; usage errors were already printed by commander.
+      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' ? 0 : 2;
+    }
+    const message =
+      error instanceof ServiceApiError
+        ? `${error.extras.parameterName ? `${error.extras.parameterName}: ` : ''}${error.reason}`
+        : error instanceof ImportError || error instanceof CliError || error instanceof ConfigError
+          ? error.message
+          : `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
+    io.stderr.write(`error: ${message}\n`);
+    return 1;
+  } finally {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The one authorization policy (spec §4.8, contract.md §3 to §7). Pure functions over facts the
+ * services gather; both transports reach them only through the services, so nothing else
+ * decides who may see or do what.
+ */
+
+/** Who is asking, as the policy sees it. */
+export type PolicyRequester =
+  | { kind: 'anonymous'; apiKeyId: number }
+  | { kind: 'user'; apiKeyId: number; userId: number }
+  | { kind: 'operator' };
+
+/**
+ * allowed; `needsToken` when an authenticated user might be allowed (401 for an anonymous
+ * requester); `denied` when the authenticated requester lacks the right (403).
+ */
+export type Decision = 'allowed' | 'needsToken' | 'denied';
+
+export type Visibility = 'public' | 'private' | 'draft';
+
+export interface QuizFacts {
+  visibility: Visibility;
+  authorId: number;
+  /** The requester attended a session in which the quiz was played. */
+  playedInAttendedSession: boolean;
+}
+
+/** Public quizzes for all; private ones for their author and attendees of sessions that played them; drafts for their author. */
+export function quizReadDecision(requester: PolicyRequester, quiz: QuizFacts): Decision {
+  if (quiz.visibility === 'public' || requester.kind === 'operator') return 'allowed';
+  if (requester.kind === 'anonymous') return 'needsToken';
+  if (requester.userId === quiz.authorId) return 'allowed';
+  if (quiz.visibility === 'private' && quiz.playedInAttendedSession) return 'allowed';
+  return 'denied';
+}
+
+/** Which quizzes a requester may list, as a filter the services turn into SQL. */
+export type QuizScope =
+  { kind: 'all' } | { kind: 'public' } | { kind: 'visibleTo'; userId: number };
+
+export function quizScope(requester: PolicyRequester): QuizScope {
+  if (requester.kind === 'operator') return { kind: 'all' };
+  if (requester.kind === 'anonymous') return { kind: 'public' };
+  return { kind: 'visibleTo', userId: requester.userId };
+}
+
+/** Quiz fields only an authenticated requester sees (imported and favorite are about them). */
+export function seesPrivateQuizFields(requester: PolicyRequester): boolean {
+  return requester.kind !== 'anonymous';
+}
+
+/** goodAnswer is shown only to the quiz's author. */
+export function seesGoodAnswers(
+  requester: PolicyRequester,
+  quiz: Pick<QuizFacts, 'authorId'>,
+): boolean {
+  return (
+    requester.kind === 'operator' ||
+    (requester.kind === 'user' && requester.userId === quiz.authorId)
+  );
+}
+
+export interface UserFacts {
+  userId: number;
+  publicProfile: boolean;
+  /** Author of at least one public quiz: such a profile is public too. */
+  authorOfPublicQuiz: boolean;
+  /** Attended a session the requester owns, or is a member of a group the requester owns. */
+  knownToRequester: boolean;
+}
+
+/** Whether firstName, lastName and pictureURL are shown; `id` always is. */
+export function seesUserDetails(requester: PolicyRequester, user: UserFacts): boolean {
+  if (requester.kind === 'operator') return true;
+  if (user.publicProfile || user.authorOfPublicQuiz) return true;
+  if (requester.kind === 'anonymous') return false;
+  return requester.userId === user.userId || user.knownToRequester;
+}
+
+export interface DataSetFacts {
+  ownerUserId: number | null;
+  ownerApiKeyId: number | null;
+}
+
+/** The owner a set made by this requester records. */
+export function dataSetOwner(requester: PolicyRequester): DataSetFacts {
+  if (requester.kind === 'user') return { ownerUserId: requester.userId, ownerApiKeyId: null };
+  if (requester.kind === 'anonymous')
+    return { ownerUserId: null, ownerApiKeyId: requester.apiKeyId };
+  return { ownerUserId: null, ownerApiKeyId: null };
+}
+
+/** A set belongs to its maker: the authenticated user, or the API key of an anonymous request. */
+export function dataSetReadDecision(requester: PolicyRequester, set: DataSetFacts): Decision {
+  if (requester.kind === 'operator') return 'allowed';
+  if (requester.kind === 'user') return set.ownerUserId === requester.userId ? 'allowed' : 'denied';
+  if (set.ownerUserId === null && set.ownerApiKeyId === requester.apiKeyId) return 'allowed';
+  // An anonymous requester reading a user's set might be that user without their token.
+  return set.ownerUserId !== null ? 'needsToken' : 'denied';
+}
+
+/** Operations that handle private user data need a token (spec §5.2). */
+export const OPERATIONS_NEEDING_TOKEN: ReadonlySet<string> = new Set([
+  'addQuiz',
+  'getUserAttribute',
+  'getUserGroupSet',
+  'addSession',
+  'addAnswers',
+]);
+
+export function operationDecision(requester: PolicyRequester, operation: string): Decision {
+  if (requester.kind === 'anonymous' && OPERATIONS_NEEDING_TOKEN.has(operation))
+    return 'needsToken';
+  return 'allowed';
+}
+
+/** Detailed results (per attempt) need a token; aggregated results are open. */
+export function resultsDecision(requester: PolicyRequester, detailed: boolean): Decision {
+  return detailed && requester.kind === 'anonymous' ? 'needsToken' : 'allowed';
+}
+
+/**
+ * Which attempts detailed results may show: those in sessions the requester owns and the
+ * requester's own. The aggregation service turns this into SQL.
+ */
+export type AttemptScope = { kind: 'all' } | { kind: 'ownedSessionsOrSelf'; userId: number };
+
+export function detailedAttemptScope(requester: PolicyRequester): AttemptScope | undefined {
+  if (requester.kind === 'operator') return { kind: 'all' };
+  if (requester.kind === 'anonymous') return undefined;
+  return { kind: 'ownedSessionsOrSelf', userId: requester.userId };
+}
+
+export interface QuizCreator {
+  userId: number;
+  canCreatePrivateQuizzes: boolean;
+}
+
+/** Adding a quiz needs a token; visibility private needs the account's private-quiz right. */
+export function quizCreationDecision(
+  requester: PolicyRequester,
+  creator: QuizCreator | undefined,
+  visibility: Visibility,
+): Decision {
+  if (requester.kind === 'anonymous' || !creator) return 'needsToken';
+  if (visibility === 'private' && !creator.canCreatePrivateQuizzes) return 'denied';
+  return 'allowed';
+}
+
+/** Groups: a requester sees the groups they own or belong to. */
+export function groupReadDecision(
+  requester: PolicyRequester,
+  group: { ownerId: number; requesterIsMember: boolean },
+): Decision {
+  if (requester.kind === 'operator') return 'allowed';
+  if (requester.kind === 'anonymous') return 'needsToken';
+  return group.ownerId === requester.userId || group.requesterIsMember ? 'allowed' : 'denied';
+}
+
+/** API keys are managed by their owner (or an operator). */
+export function apiKeyManageDecision(requester: PolicyRequester, ownerId: number | null): Decision {
+  if (requester.kind === 'operator') return 'allowed';
+  if (requester.kind === 'anonymous') return 'needsToken';
+  return ownerId === requester.userId ? 'allowed' : 'denied';
+}

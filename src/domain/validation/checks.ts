@@ -1,0 +1,122 @@
+/**
+ * A refused input value: `path` names it (`quizzes[2].questions[0].goodAnswer`, `quiz.title`);
+ * `missing` tells a required value that was not given from one that was given wrong.
+ */
+export class InvalidInputError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+    readonly missing = false,
+  ) {
+    super(`${path}: ${reason}`);
+    this.name = 'InvalidInputError';
+  }
+}
+
+export type Fields = Record<string, unknown>;
+
+const MAX_URL_LENGTH = 2048;
+
+export function fail(path: string, reason: string): never {
+  throw new InvalidInputError(path, reason);
+}
+
+/** A required value that was not given. */
+export function missing(path: string): never {
+  throw new InvalidInputError(path, 'is required', true);
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string' && value.length > 60)
+    return `${JSON.stringify(value.slice(0, 57))}...`;
+  return value === undefined ? 'nothing' : String(JSON.stringify(value));
+}
+
+export function isFields(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function fields(value: unknown, path: string): Fields {
+  if (value === undefined) missing(path);
+  return isFields(value) ? value : fail(path, `expected an object, got ${describe(value)}`);
+}
+
+export function absent(value: unknown): value is null | undefined {
+  return value === undefined || value === null;
+}
+
+/** Length in characters (code points), as the database counts them. */
+export function characters(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is a single character.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
+    }
+    count += 1;
+  }
+  return count;
+}
+
+/** A trimmed text of min..max characters. */
+export function text(value: unknown, path: string, min: number, max: number): string {
+  if (value === undefined) missing(path);
+  if (typeof value !== 'string') fail(path, `expected a text, got ${describe(value)}`);
+  const trimmed = value.trim();
+  const length = characters(trimmed);
+  if (length < min || length > max) {
+    fail(
+      path,
+      min === max
+        ? `expected ${min} characters`
+        : `expected ${min} to ${max} characters, got ${length}`,
+    );
+  }
+  return trimmed;
+}
+
+export function optionalBoolean(value: unknown, path: string, fallback: boolean): boolean {
+  if (absent(value)) return fallback;
+  return typeof value === 'boolean'
+    ? value
+    : fail(path, `expected true or false, got ${describe(value)}`);
+}
+
+export function requiredBoolean(value: unknown, path: string): boolean {
+  if (value === undefined) missing(path);
+  return optionalBoolean(value, path, false);
+}
+
+export function array(value: unknown, path: string): unknown[] {
+  return Array.isArray(value) ? value : fail(path, `expected an array, got ${describe(value)}`);
+}
+
+export function optionalArray(value: unknown, path: string): unknown[] {
+  return absent(value) ? [] : array(value, path);
+}
+
+export function httpUrl(value: unknown, path: string): string {
+  if (typeof value !== 'string') fail(path, `expected a URL, got ${describe(value)}`);
+  if (value.length > MAX_URL_LENGTH) fail(path, `expected at most ${MAX_URL_LENGTH} characters`);
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return fail(path, 'expected an http or https URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    fail(path, 'expected an http or https URL');
+  return value;
+}
+
+export function oneOf<T extends string>(value: unknown, allowed: readonly T[], path: string): T {
+  if (value === undefined) missing(path);
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value)
+    ? (value as T)
+    : fail(path, `expected one of ${allowed.join(', ')}, got ${describe(value)}`);
+}

@@ -1,0 +1,51 @@
+import { LessThan } from 'typeorm';
+import type { RequestContext } from '../../app/request-context';
+import { AccessToken } from '../../db/entities';
+import { hashSecret, newSecret } from '../../security/secrets';
+
+export const ACCESS_TOKEN_PREFIX = 'qt_';
+
+/** The access token object of spec §2.2. */
+export interface IssuedToken {
+  token: string;
+  expiresIn: number;
+}
+
+/** Issues a token for a user, bound to the API key it is issued for; only its hash is stored. */
+export async function issueAccessToken(
+  ctx: RequestContext,
+  userId: number,
+  apiKeyId: number,
+): Promise<IssuedToken> {
+  const token = newSecret(ACCESS_TOKEN_PREFIX);
+  const expiresIn = ctx.config.tokenTtlSeconds;
+  await ctx.dataSource.getRepository(AccessToken).insert({
+    tokenHash: hashSecret(token),
+    userId,
+    apiKeyId,
+    expiresAt: new Date(Date.now() + expiresIn * 1000),
+  });
+  return { token, expiresIn };
+}
+
+/**
+ * The token a client sent. Clients that pass on the whole login redirect value send the JSON
+ * object `{"token": …, "expiresIn": …}`; the token inside it is taken.
+ */
+export function tokenFromParameter(value: string): string {
+  const trimmed = value.trim();
+  if (!trimmed.startsWith('{')) return trimmed;
+  try {
+    const parsed = JSON.parse(trimmed) as { token?: unknown };
+    return typeof parsed.token === 'string' ? parsed.token : trimmed;
+  } catch {
+    return trimmed;
+  }
+}
+
+export async function purgeExpiredTokens(ctx: Pick<RequestContext, 'dataSource'>): Promise<number> {
+  const result = await ctx.dataSource
+    .getRepository(AccessToken)
+    .delete({ expiresAt: LessThan(new Date()) });
+  return result.affected ?? 0;
+}

@@ -1,0 +1,114 @@
+import type { RequestContext } from '../../app/request-context';
+import { Question, Quiz, QuizTag, User, UserQuizFlag } from '../../db/entities';
+import { quizCreationDecision } from '../../domain/policy/access.policy';
+import { validateQuizContent } from '../../domain/quizzes/quiz-content.validator';
+import { InvalidInputError, isFields, optionalBoolean } from '../../domain/validation/checks';
+import { Errors, type ServiceApiError } from '../../errors';
+import { quizView, type QuizView } from './quiz.views';
+
+/** The value at a validation path such as `quiz.questions[2].goodAnswer`, to echo it back. */
+function valueAt(root: unknown, path: string): unknown {
+  let current: unknown = { quiz: root };
+  for (const part of path.match(/[^.[\]]+/g) ?? []) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+function asParameterError(
+  ctx: RequestContext,
+  error: InvalidInputError,
+  raw: unknown,
+): ServiceApiError {
+  if (error.missing) return Errors.missingParameter(ctx.operation, error.path);
+  const value = valueAt(raw, error.path);
+  return Errors.badParameter(
+    ctx.operation,
+    error.path,
+    value === undefined ? '' : value,
+    error.reason,
+  );
+}
+
+/**
+ * addQuiz (spec §4.2): validates the whole payload before writing anything, checks the
+ * private-quiz right, then writes the quiz, its tags and questions in one transaction.
+ */
+export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<QuizView> {
+  const { requester } = ctx;
+  if (requester.kind !== 'user') {
+    throw Errors.unauthenticated(ctx.operation, 'an access token is required to add a quiz');
+  }
+  if (raw === undefined || raw === null || raw === '')
+    throw Errors.missingParameter(ctx.operation, 'quiz');
+  if (!isFields(raw))
+    throw Errors.badParameter(ctx.operation, 'quiz', raw, 'must be a JSON object');
+  let content;
+  let favorite: boolean | undefined;
+  try {
+    content = validateQuizContent(raw, 'quiz');
+    favorite =
+      raw.favorite === undefined
+        ? undefined
+        : optionalBoolean(raw.favorite, 'quiz.favorite', false);
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw asParameterError(ctx, error, raw);
+    throw error;
+  }
+  const creator = await ctx.dataSource.getRepository(User).findOneBy({ id: requester.userId });
+  const decision = quizCreationDecision(
+    requester,
+    creator
+      ? { userId: creator.id, canCreatePrivateQuizzes: creator.canCreatePrivateQuizzes }
+      : undefined,
+    content.visibility,
+  );
+  if (decision === 'needsToken')
+    throw Errors.unauthenticated(ctx.operation, 'the access token is invalid');
+  if (decision === 'denied') {
+    throw Errors.forbidden(ctx.operation, 'this account may not create private quizzes');
+  }
+
+  // Whole seconds: the legacy format has no fractions, and every dialect stores them alike.
+  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const quiz = await ctx.dataSource.transaction(async (manager) => {
+    const saved = await manager.getRepository(Quiz).save({
+      authorId: requester.userId,
+      title: content.title,
+      visibility: content.visibility,
+      survey: content.survey,
+      defaultDuration: content.defaultDuration,
+      nbQuestions: content.questions.length,
+      creationDate: now,
+      lastChangeDate: now,
+    });
+    await manager
+      .getRepository(QuizTag)
+      .insert(content.tags.map((tag, position) => ({ quizId: saved.id, position, tag })));
+    if (content.questions.length > 0) {
+      await manager.getRepository(Question).insert(
+        content.questions.map((question) => ({
+          quizId: saved.id,
+          position: question.position,
+          type: question.type,
+          title: question.title,
+          mediaType: question.mediaType,
+          mediaUrl: question.mediaUrl,
+          propositions:
+            question.propositions === null ? null : JSON.stringify(question.propositions),
+          goodAnswer: question.goodAnswer === null ? null : JSON.stringify(question.goodAnswer),
+          tolerance: question.tolerance,
+          caseSensitive: question.caseSensitive,
+        })),
+      );
+    }
+    if (favorite !== undefined) {
+      await manager
+        .getRepository(UserQuizFlag)
+        .insert({ userId: requester.userId, quizId: saved.id, favorite, imported: false });
+    }
+    return saved;
+  });
+  return quizView(ctx, quiz);
+}

@@ -1,0 +1,87 @@
+import type { RequestContext } from '../../app/request-context';
+import type { Question, Quiz } from '../../db/entities';
+import type { MediaType } from '../../db/entities/question.entity';
+import type { QuestionType } from '../../domain/questions/question-types';
+import type { QuizVisibility } from '../../db/entities/quiz.entity';
+import { seesGoodAnswers, seesPrivateQuizFields } from '../../domain/policy/access.policy';
+import { userView, type UserView } from '../users/user.views';
+
+export interface QuestionView {
+  position: number;
+  type: QuestionType;
+  title: string;
+  media?: { type: MediaType; url: string };
+  propositions?: string[];
+  /** Only for the quiz's author; numbers as canonical decimal strings. */
+  goodAnswer?: number | number[] | boolean | string;
+  tolerance?: number;
+  caseSensitive?: boolean;
+}
+
+export interface QuizView {
+  id: number;
+  title: string;
+  visibility: QuizVisibility;
+  survey: boolean;
+  tags: string[];
+  creationDate: Date;
+  lastChangeDate: Date;
+  author: UserView;
+  nbQuestions: number;
+  questions: QuestionView[];
+  /** Only for an authenticated requester (imported and favorite are about them). */
+  requesterFields?: { defaultDuration: string | null; imported: boolean; favorite: boolean };
+}
+
+function questionView(question: Question, withGoodAnswer: boolean, survey: boolean): QuestionView {
+  const view: QuestionView = {
+    position: question.position,
+    type: question.type,
+    title: question.title,
+  };
+  if (question.mediaType && question.mediaUrl)
+    view.media = { type: question.mediaType, url: question.mediaUrl };
+  if (question.propositions !== null)
+    view.propositions = JSON.parse(question.propositions) as string[];
+  if (!survey && (question.type === 'FreeAnswerText' || question.type === 'FreeAnswerNumber')) {
+    view.tolerance = question.tolerance ?? 0;
+  }
+  if (question.type === 'FreeAnswerText') view.caseSensitive = question.caseSensitive ?? false;
+  if (withGoodAnswer && question.goodAnswer !== null) {
+    view.goodAnswer = JSON.parse(question.goodAnswer) as QuestionView['goodAnswer'];
+  }
+  return view;
+}
+
+/** A quiz as the requester may see it; every read goes through the request's loaders. */
+export async function quizView(ctx: RequestContext, quiz: Quiz): Promise<QuizView> {
+  const [author, tags, questions, flags] = await Promise.all([
+    userView(ctx, quiz.authorId),
+    ctx.loaders.tagsByQuiz.load(quiz.id),
+    ctx.loaders.questionsByQuiz.load(quiz.id),
+    seesPrivateQuizFields(ctx.requester)
+      ? ctx.loaders.flagsByQuiz.load(quiz.id)
+      : Promise.resolve(null),
+  ]);
+  const withGoodAnswer = seesGoodAnswers(ctx.requester, quiz);
+  const view: QuizView = {
+    id: quiz.id,
+    title: quiz.title,
+    visibility: quiz.visibility,
+    survey: quiz.survey,
+    tags,
+    creationDate: quiz.creationDate,
+    lastChangeDate: quiz.lastChangeDate,
+    author,
+    nbQuestions: questions.length,
+    questions: questions.map((question) => questionView(question, withGoodAnswer, quiz.survey)),
+  };
+  if (seesPrivateQuizFields(ctx.requester)) {
+    view.requesterFields = {
+      defaultDuration: quiz.defaultDuration,
+      imported: flags?.imported ?? false,
+      favorite: flags?.favorite ?? false,
+    };
+  }
+  return view;
+}

@@ -1,0 +1,312 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import type { DataSource } from 'typeorm';
+import { runCli } from '../../src/cli/cli';
+import { createDataSource } from '../../src/db/data-source';
+import { verifyPassword } from '../../src/security/password';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+
+const ROOT = path.resolve(__dirname, '../..');
+const SAMPLE = path.join(ROOT, 'test/fixtures/sample-import.json');
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+    this.text += chunk.toString();
+    callback();
+  }
+}
+
+describe('operator CLI', () => {
+  let db: TestDatabase;
+  let dataSource: DataSource;
+  const env = () => ({ DATABASE_URL: db.url, NODE_ENV: 'test' });
+
+  /** Runs one command in-process, as `npm run cli -- …` would. */
+  async function cli(args: string[], stdin?: string) {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const input = new PassThrough();
+    input.end(stdin ?? '');
+    const code = await runCli(args, { stdout, stderr, stdin: input, env: env() });
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  }
+
+  const count = async (table: string) =>
+    Number(
+      ((await dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`)) as { n: unknown }[])[0].n,
+    );
+
+  beforeAll(async () => {
+    db = await createTestDatabase('cli');
+    dataSource = createDataSource(db.config);
+  });
+
+  afterAll(async () => {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await db.drop();
+  });
+
+  it('db:migrate applies the migrations once', async () => {
+    const first = await cli(['db:migrate']);
+    expect(first).toMatchObject({ code: 0 });
+    expect(first.stdout).toMatch(/^Applied InitialSchema\d+/);
+    const second = await cli(['db:migrate']);
+    expect(second).toEqual({ code: 0, stdout: 'No pending migration.\n', stderr: '' });
+    await dataSource.initialize();
+  });
+
+  it('--help lists every command', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(0);
+    for (const command of [
+      'db:migrate',
+      'user:create',
+      'key:create',
+      'key:list',
+      'key:revoke',
+      'import',
+      'generate',
+    ]) {
+      expect(stdout).toContain(command);
+    }
+  });
+
+  it('user:create stores an argon2id hash of the password read from stdin', async () => {
+    const result = await cli(
+      [
+        'user:create',
+        '--email',
+        'Grace@Example.org',
+        '--first-name',
+        'Grace',
+        '--last-name',
+        'Hopper',
+        '--password-stdin',
+        '--can-create-private-quizzes',
+      ],
+      'a long enough password\n',
+    );
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^Created user \d+ <grace@example\.org>/);
+    const [row] = (await dataSource.query(
+      "SELECT password_hash, can_create_private_quizzes FROM users WHERE email = 'grace@example.org'",
+    )) as { password_hash: string; can_create_private_quizzes: number }[];
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(row.password_hash, 'a long enough password')).toBe(true);
+    expect(Number(row.can_create_private_quizzes)).toBe(1);
+  });
+
+  it.each([
+    [
+      [
+        'user:create',
+        '--email',
+        'not-an-email',
+        '--first-name',
+        'A',
+        '--last-name',
+        'B',
+        '--password',
+        'long enough pw',
+      ],
+      /email: is not an email address/,
+    ],
+    [
+      [
+        'user:create',
+        '--email',
+        'x@example.org',
+        '--first-name',
+        'A',
+        '--last-name',
+        'B',
+        '--password',
+        'short',
+      ],
+      /password: must be at least 10 characters/,
+    ],
+    [
+      [
+        'user:create',
+        '--email',
+        'grace@example.org',
+        '--first-name',
+        'A',
+        '--last-name',
+        'B',
+        '--password',
+        'long enough pw',
+      ],
+      /already exists/,
+    ],
+    [
+      ['user:create', '--email', 'y@example.org', '--first-name', 'A', '--last-name', 'B'],
+      /a password is needed/,
+    ],
+    [['key:create', '--host', 'not a host!'], /host: must be a domain name or an IP address/],
+    [
+      ['key:create', '--host', 'example.org', '--owner', 'nobody@example.org'],
+      /no account with email nobody@example.org/,
+    ],
+    [['key:revoke', 'abc'], /must be a whole number/],
+    [['key:revoke', '999999'], /API key 999999 does not exist/],
+    [['generate', '--users', 'many'], /must be a whole number/],
+    [['generate', '--participation', '150%'], /must be between 0 and 1/],
+    [['import', '/nonexistent/file.json'], /cannot read \/nonexistent\/file\.json/],
+    [['no-such-command'], /unknown command/],
+  ])('refuses bad input %j with a message naming it and a non-zero exit', async (args, message) => {
+    const before = await count('users');
+    const result = await cli(args);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(message);
+    expect(await count('users')).toBe(before);
+  });
+
+  it('key:create prints the key once, stores only its hash; key:list and key:revoke manage it', async () => {
+    const created = await cli([
+      'key:create',
+      '--host',
+      'School.Example',
+      '--owner',
+      'grace@example.org',
+      '--label',
+      'grading app',
+    ]);
+    expect(created.code).toBe(0);
+    const [, id, secret] =
+      /Created API key (\d+) for host school\.example\. It is shown only now:\n(\S+)\n/.exec(
+        created.stdout,
+      ) ?? [];
+    expect(secret).toMatch(/^qk_[A-Za-z0-9_-]{40,}$/);
+    const hash = createHash('sha256').update(secret).digest('hex');
+    expect(await count(`api_keys WHERE key_hash = '${hash}'`)).toBe(1);
+    expect(await count(`api_keys WHERE key_hash = '${secret}' OR key_prefix = '${secret}'`)).toBe(
+      0,
+    );
+
+    const listed = await cli(['key:list', '--json']);
+    const keys = JSON.parse(listed.stdout) as {
+      id: number;
+      host: string;
+      status: string;
+      label: string;
+      prefix: string;
+    }[];
+    expect(keys).toContainEqual(
+      expect.objectContaining({
+        id: Number(id),
+        host: 'school.example',
+        status: 'active',
+        label: 'grading app',
+      }),
+    );
+    expect(listed.stdout).not.toContain(secret);
+
+    expect(await cli(['key:revoke', id])).toMatchObject({
+      code: 0,
+      stdout: `Revoked API key ${id} (school.example).\n`,
+    });
+    const after = JSON.parse(
+      (await cli(['key:list', '--json', '--owner', 'grace@example.org'])).stdout,
+    ) as { id: number; status: string }[];
+    expect(after.find((key) => key.id === Number(id))?.status).toBe('revoked');
+  });
+
+  it('import --print-ids maps every ref of the file to a stored id', async () => {
+    const result = await cli(['import', SAMPLE, '--print-ids']);
+    expect(result.code).toBe(0);
+    const ids = JSON.parse(result.stdout) as Record<string, Record<string, string>>;
+    const file = JSON.parse(fs.readFileSync(SAMPLE, 'utf8')) as Record<string, { ref: string }[]>;
+    const tables: Record<string, string> = {
+      users: 'users',
+      groups: 'user_groups',
+      quizzes: 'quizzes',
+      sessions: 'sessions',
+    };
+    for (const [kind, table] of Object.entries(tables)) {
+      expect(Object.keys(ids[kind]).sort()).toEqual(file[kind].map((item) => item.ref).sort());
+      for (const id of Object.values(ids[kind])) {
+        expect(id).toMatch(/^\d+$/);
+        expect(await count(`${table} WHERE id = ${id}`)).toBe(1);
+      }
+    }
+  });
+
+  it('import of a file with one bad value changes nothing and names the path', async () => {
+    const file = JSON.parse(fs.readFileSync(SAMPLE, 'utf8')) as {
+      users: { email: string }[];
+      quizzes: { questions: { goodAnswer?: unknown }[] }[];
+    };
+    // New accounts (the sample is already loaded), and one bad value deep inside.
+    for (const user of file.users) user.email = `again.${user.email}`;
+    file.quizzes[1].questions[0].goodAnswer = { not: 'an answer' };
+    const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quiz-cli-')), 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify(file));
+    const before = await count('quizzes');
+    const result = await cli(['import', bad]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: quizzes\[1\]\.questions\[0\]\.goodAnswer: /m);
+    expect(await count('quizzes')).toBe(before);
+
+    fs.writeFileSync(bad, '{"users": [');
+    const broken = await cli(['import', bad]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/is not valid JSON/);
+  });
+
+  it('generate loads the asked counts and reports them', async () => {
+    const before = {
+      users: await count('users'),
+      quizzes: await count('quizzes'),
+      sessions: await count('sessions'),
+    };
+    const result = await cli([
+      'generate',
+      '--users',
+      '60',
+      '--quizzes',
+      '4',
+      '--questions',
+      '5',
+      '--sessions',
+      '3',
+      '--participation',
+      '50%',
+      '--seed',
+      '7',
+    ]);
+    expect(result.code).toBe(0);
+    const match = /Generated 60 users, 4 quizzes, 20 questions, 3 sessions, (\d+) answers/.exec(
+      result.stdout,
+    );
+    expect(match).not.toBeNull();
+    expect(await count('users')).toBe(before.users + 60);
+    expect(await count('quizzes')).toBe(before.quizzes + 4);
+    expect(await count('sessions')).toBe(before.sessions + 3);
+    expect(result.stderr).toContain('answers');
+  });
+
+  it('runs as `npm run cli` in a real process and exits non-zero on bad input', async () => {
+    const run = promisify(execFile);
+    const ok = await run('npm', ['run', '--silent', 'cli', '--', 'key:list'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env() },
+    });
+    expect(ok.stdout).toMatch(/^id\tprefix\thost/);
+    await expect(
+      run('npm', ['run', '--silent', 'cli', '--', 'key:create', '--host', '???'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env() },
+      }),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('host: must be a domain name or an IP address'),
+    });
+  });
+});

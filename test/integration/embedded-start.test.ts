@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  apiKey: string;
+  output: () => string;
+}
+
+/** Runs the real `npm start` with no DATABASE_URL and waits for its banner. */
+async function npmStart(sqlitePath: string): Promise<Started> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SQLITE_PATH: sqlitePath,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+  };
+  delete env.DATABASE_URL;
+  delete env.NODE_ENV;
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 110_000;
+  while (Date.now() < deadline) {
+    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+    const apiKey = /Demo API key \(bound to localhost, shown once\): (\S+)/.exec(output)?.[1];
+    if (url && apiKey) return { child, url, apiKey, output: () => output };
+    if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`npm start did not come up:\n${output}`);
+}
+
+/**
+ * SIGTERM to the process group (npm, its shell, the service), as a process manager stops it.
+ * Resolves when every process holding the output pipes is gone and the port is closed.
+ */
+async function stop(started: Started): Promise<void> {
+  const closed = new Promise<void>((resolve) => started.child.once('close', () => resolve()));
+  process.kill(-(started.child.pid as number), 'SIGTERM');
+  await closed;
+  await expect(fetch(`${started.url}/healthz`)).rejects.toThrow();
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('embedded default (npm start without DATABASE_URL)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quiz-embedded-'));
+  const sqlitePath = path.join(dir, 'quiz.sqlite');
+
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('migrates and seeds an SQLite file, serves /healthz, prints a demo key and the logins, stops on SIGTERM', async () => {
+    const first = await npmStart(sqlitePath);
+    let firstKey: string;
+    try {
+      const health = await fetch(`${first.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok', database: 'up' });
+      expect(first.output()).toMatch(/Demo logins:\n\s+teacher: \S+@\S+ \/ \S+/);
+      firstKey = first.apiKey;
+    } finally {
+      await stop(first);
+    }
+    // The service itself finished in-flight work and closed the database before exiting.
+    expect(first.output()).toContain('shutdown complete');
+
+    const db = new Database(sqlitePath, { readonly: true });
+    let usersAfterFirst: number;
+    try {
+      const count = (table: string) =>
+        (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+      usersAfterFirst = count('users');
+      expect(usersAfterFirst).toBeGreaterThanOrEqual(6);
+      expect(count('user_groups')).toBeGreaterThanOrEqual(2);
+      expect(count('sessions')).toBe(2);
+      expect(count('answers')).toBeGreaterThan(10);
+      const types = db.prepare('SELECT DISTINCT type FROM questions ORDER BY type').all() as {
+        type: string;
+      }[];
+      expect(types.map((t) => t.type)).toEqual([
+        'FreeAnswerNumber',
+        'FreeAnswerText',
+        'MultipleChoicesOneGoodAnswer',
+        'MultipleChoicesSeveralGoodAnswers',
+        'TrueFalse',
+      ]);
+      const visibilities = db.prepare('SELECT DISTINCT visibility FROM quizzes').all() as {
+        visibility: string;
+      }[];
+      expect(visibilities.map((v) => v.visibility)).toEqual(
+        expect.arrayContaining(['public', 'private']),
+      );
+      const goods = db
+        .prepare('SELECT DISTINCT good FROM answers WHERE good IS NOT NULL')
+        .all() as { good: number }[];
+      expect(goods.map((g) => g.good).sort()).toEqual([0, 1]);
+      // The printed key is stored only as its hash, bound to localhost.
+      const key = db
+        .prepare('SELECT host, revoked_at FROM api_keys WHERE key_hash = ?')
+        .get(sha256(firstKey)) as { host: string; revoked_at: string | null } | undefined;
+      expect(key).toEqual({ host: 'localhost', revoked_at: null });
+      expect(count(`api_keys WHERE key_hash = '${firstKey}'`)).toBe(0);
+    } finally {
+      db.close();
+    }
+
+    // A second start keeps the data (no second seed) and issues a new demo key, revoking the old.
+    const second = await npmStart(sqlitePath);
+    await stop(second);
+    expect(second.output()).toContain('shutdown complete');
+    expect(second.output()).not.toContain('Demo data loaded');
+    const again = new Database(sqlitePath, { readonly: true });
+    try {
+      const users = again.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number };
+      expect(users.n).toBe(usersAfterFirst);
+      const old = again
+        .prepare('SELECT revoked_at FROM api_keys WHERE key_hash = ?')
+        .get(sha256(firstKey)) as {
+        revoked_at: string | null;
+      };
+      expect(old.revoked_at).not.toBeNull();
+      const fresh = again
+        .prepare('SELECT revoked_at FROM api_keys WHERE key_hash = ?')
+        .get(sha256(second.apiKey)) as {
+        revoked_at: string | null;
+      };
+      expect(fresh.revoked_at).toBeNull();
+    } finally {
+      again.close();
+    }
+  });
+});

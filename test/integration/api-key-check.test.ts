@@ -1,0 +1,105 @@
+import type { DataSource } from 'typeorm';
+import { loadData } from '../../src/data/import/bulk-loader';
+import { startTestApp } from '../helpers/app';
+import { createTestApiKey } from '../helpers/credentials';
+import { openTestDatabase, type TestDatabase } from '../helpers/database';
+import { openDatabase } from '../../src/db/data-source';
+
+describe('API key check', () => {
+  let dataSource: DataSource;
+  let close: () => Promise<void>;
+  let quizId: string;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    ({ db, dataSource, close } = await openTestDatabase('keycheck'));
+    const ids = await loadData(dataSource, {
+      users: [{ ref: 't', email: 't@school.example', firstName: 'T', lastName: 'T' }],
+      quizzes: [
+        {
+          ref: 'q',
+          author: 't',
+          title: 'Public quiz',
+          visibility: 'public',
+          survey: false,
+          tags: ['a', 'b'],
+        },
+      ],
+    });
+    quizId = ids.quizzes.q;
+  });
+
+  afterAll(() => close());
+
+  it('uses X-Forwarded-For only from the proxies TRUST_PROXY names', async () => {
+    const key = await createTestApiKey(dataSource, '203.0.113.7');
+    const path = `/getQuiz?quizId=${quizId}&apiKey=${key.secret}`;
+    const forwarded = { headers: { 'x-forwarded-for': '203.0.113.7' } };
+
+    const direct = await startTestApp(dataSource);
+    try {
+      // Without a trusted proxy the header is ignored: the peer is 127.0.0.1.
+      const res = await direct.get(path, forwarded);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({
+        type: 'UnauthorizedOperationException',
+        reason: 'the API key is not valid for the host of this request',
+      });
+    } finally {
+      await direct.running.server.close();
+    }
+
+    const proxied = await startTestApp(dataSource, { TRUST_PROXY: 'loopback' });
+    try {
+      expect((await proxied.get(path, forwarded)).status).toBe(200);
+      expect(
+        (await proxied.get(path, { headers: { 'x-forwarded-for': '203.0.113.8' } })).status,
+      ).toBe(401);
+    } finally {
+      await proxied.running.server.close();
+    }
+  });
+
+  it('accepts a browser request from a subdomain of the bound domain, by Origin or Referer', async () => {
+    const key = await createTestApiKey(dataSource, 'school.example');
+    const app = await startTestApp(dataSource);
+    try {
+      const path = `/getQuiz?quizId=${quizId}&apiKey=${key.secret}`;
+      expect(
+        (await app.get(path, { headers: { origin: 'https://grades.school.example' } })).status,
+      ).toBe(200);
+      expect(
+        (await app.get(path, { headers: { referer: 'https://school.example/x' } })).status,
+      ).toBe(200);
+      expect(
+        (await app.get(path, { headers: { origin: 'https://school.example.evil.test' } })).status,
+      ).toBe(401);
+      expect((await app.get(path)).status).toBe(401);
+    } finally {
+      await app.running.server.close();
+    }
+  });
+
+  it('records the last use of a key without a write per request, then writes it in one batch', async () => {
+    const key = await createTestApiKey(dataSource, 'localhost');
+    // The app owns (and at shutdown closes) its pool; read through a connection of our own.
+    const reader = await openDatabase({ ...db.config, migrateOnStart: false });
+    const app = await startTestApp(dataSource);
+    const lastUsed = async () =>
+      (
+        (await reader.query('SELECT last_used_at FROM api_keys WHERE id = ?', [key.id])) as {
+          last_used_at: Date | null;
+        }[]
+      )[0].last_used_at;
+    for (let i = 0; i < 5; i += 1) {
+      expect((await app.get(`/getQuiz?quizId=${quizId}&apiKey=${key.secret}`)).status).toBe(200);
+    }
+    expect(await lastUsed()).toBeNull();
+    // Shutdown runs the final flush (as the periodic job does every 30 s).
+    await app.close();
+    const used = await lastUsed();
+    expect(used).toBeInstanceOf(Date);
+    expect(Math.abs((used as Date).getTime() - Date.now())).toBeLessThan(60_000);
+    await reader.destroy();
+  });
+});

@@ -30,3 +30,5 @@ export const addQuizOperation: RestOperation = {
     return serializeQuiz(await addQuiz(ctx, quiz));
   },
 };
+
+export const QUIZ_OPERATIONS: readonly RestOperation[] = [getQuizOperation, addQuizOperation];

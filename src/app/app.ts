@@ -7,6 +7,7 @@ import type { RestOperation } from '../api/rest/rest-operation';
 import { restRouter } from '../api/rest/rest.router';
 import { REST_OPERATIONS } from '../api/rest/operations';
 import { webRoutes } from '../api/web/web.routes';
+import { graphQLEndpoint } from '../api/graphql/graphql.routes';
 import { Errors } from '../errors';
 import { requestIdFrom, type AppDeps } from './request-context';
 
@@ -15,8 +16,14 @@ export interface AppOptions {
   operations?: readonly RestOperation[];
 }
 
+export interface BuiltApp {
+  app: Express;
+  /** Stops what the app started besides Express (the GraphQL server). */
+  stop: () => Promise<void>;
+}
+
 /** Builds the Express application; listening and shutdown belong to the server module. */
-export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+export async function createApp(deps: AppDeps, options: AppOptions = {}): Promise<BuiltApp> {
   const { config, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -67,8 +74,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
       type: ['application/json', 'application/*+json'],
     }),
   );
+  const graphql = await graphQLEndpoint(deps);
+  app.use(config.basePath || '/', graphql.router);
   app.use(config.basePath || '/', restRouter(deps, options.operations ?? REST_OPERATIONS));
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger, config.bodyLimitBytes));
-  return app;
+  return { app, stop: graphql.stop };
 }

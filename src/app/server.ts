@@ -15,7 +15,7 @@ export interface RunningServer {
 /** Starts listening; the returned close() is the graceful shutdown SIGTERM runs. */
 export async function startServer(deps: AppDeps, options: AppOptions = {}): Promise<RunningServer> {
   const { config, logger, dataSource } = deps;
-  const app = createApp(deps, options);
+  const { app, stop: stopApp } = await createApp(deps, options);
   const { periodic, final } = maintenanceJobs(deps);
   const jobs = startJobs(deps, periodic, final);
   // Room for the configured URL limit, so an over-long query string gets the contract's 413.
@@ -52,6 +52,7 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
       clearTimeout(timer);
       clearInterval(reaper);
       await jobs.stop();
+      await stopApp();
       if (dataSource.isInitialized) await dataSource.destroy();
       logger.info('shutdown complete');
     })();

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/observability/logger';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
+import { graphql } from '../helpers/graphql';
 
 /** Users: A authors every quiz and may create private ones; B may not; C attended a session that played the private quiz. */
 const DOCUMENT: ImportDocument = {
@@ -104,7 +105,7 @@ const MATRIX: Record<Requester, Record<Operation, Expected>> = {
   },
 };
 
-describe('permission matrix (REST)', () => {
+describe('permission matrix (REST and GraphQL)', () => {
   let dataSource: DataSource;
   let close: () => Promise<void>;
   let app: TestApp;
@@ -179,6 +180,41 @@ describe('permission matrix (REST)', () => {
     });
   }
 
+  /** The same operation through GraphQL, with the same credentials in the query string. */
+  async function callGraphQL(requester: Requester, operation: Operation) {
+    const { query, headers } = credentials[requester];
+    const [name, target] = operation.split(' ');
+    const search = query ? `?${query}` : '';
+    if (name === 'getQuiz') {
+      return graphql(app.url, 'query ($id: ID!) { getQuiz(quizId: $id) { id visibility } }', {
+        variables: { id: quizIds[target] },
+        headers,
+        search,
+      });
+    }
+    return graphql(
+      app.url,
+      'mutation ($quiz: QuizInput!) { addQuiz(quiz: $quiz) { id visibility } }',
+      {
+        variables: {
+          quiz: {
+            title: `New ${target} quiz`,
+            visibility: target,
+            survey: false,
+            tags: ['new', 'quiz'],
+          },
+        },
+        headers,
+        search,
+      },
+    );
+  }
+
+  const countQuizzes = async () =>
+    Number(
+      ((await dataSource.query('SELECT COUNT(*) AS n FROM quizzes')) as { n: unknown }[])[0].n,
+    );
+
   const cells = (Object.keys(MATRIX) as Requester[]).flatMap((requester) =>
     (Object.keys(MATRIX[requester]) as Operation[]).map(
       (operation) => [requester, operation, ...MATRIX[requester][operation]] as const,
@@ -186,20 +222,27 @@ describe('permission matrix (REST)', () => {
   );
 
   it.each(cells)('%s × %s → %i %s', async (requester, operation, status, type) => {
-    const quizzesBefore = Number(
-      ((await dataSource.query('SELECT COUNT(*) AS n FROM quizzes')) as { n: unknown }[])[0].n,
-    );
+    const [name, target] = operation.split(' ');
+    const writes = type === 'ok' && name === 'addQuiz' ? 1 : 0;
+
+    const before = await countQuizzes();
     const res = await call(requester, operation);
     const body = (await res.json()) as Record<string, unknown>;
     expect(res.status).toBe(status);
-    const quizzesAfter = Number(
-      ((await dataSource.query('SELECT COUNT(*) AS n FROM quizzes')) as { n: unknown }[])[0].n,
-    );
-    const [name, target] = operation.split(' ');
+    expect(await countQuizzes()).toBe(before + writes);
+
+    const beforeGraphQL = await countQuizzes();
+    const gql = await callGraphQL(requester, operation);
+    expect(await countQuizzes()).toBe(beforeGraphQL + writes);
+
     if (type === 'ok') {
       expect(body.visibility).toBe(target);
       if (name === 'getQuiz') expect(body.id).toBe(quizIds[target]);
-      expect(quizzesAfter).toBe(quizzesBefore + (name === 'addQuiz' ? 1 : 0));
+      expect(gql.status).toBe(200);
+      expect(gql.body.errors).toBeUndefined();
+      const data = gql.body.data?.[name] as Record<string, unknown>;
+      expect(data.visibility).toBe(target);
+      if (name === 'getQuiz') expect(data.id).toBe(quizIds[target]);
       return;
     }
     expect(body.type).toBe(type);
@@ -209,7 +252,18 @@ describe('permission matrix (REST)', () => {
       // The spec's wording: the reason names the quiz.
       expect(body.reason).toBe(`access to quiz ${quizIds[target]} is denied`);
     }
-    // A refused request writes nothing.
-    expect(quizzesAfter).toBe(quizzesBefore);
+
+    // GraphQL reads the same: same type and reason; the HTTP status where the request as a
+    // whole was refused (credentials), the code of the table where one field was.
+    const error = gql.body.errors?.[0];
+    expect(error?.extensions?.type).toBe(type);
+    expect(error?.extensions?.reason).toBe(body.reason);
+    if (gql.body.data === undefined) {
+      expect(gql.status).toBe(status);
+    } else {
+      expect(gql.status).toBe(200);
+      expect(error?.extensions?.operation).toBe(name);
+      expect(error?.extensions?.code).toBe(status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN');
+    }
   });
 });

@@ -32,7 +32,11 @@ export async function prepareEmbeddedDemo(deps: AppDeps): Promise<DemoSetup | un
     .getRepository(ApiKey)
     .findBy({ label: DEMO_KEY_LABEL, ownerId: teacher.id, revokedAt: IsNull() });
   for (const key of previous) await revokeApiKey(ctx, key.id);
-  const { secret } = await createApiKey(ctx, { host: 'localhost', ownerId: teacher.id, label: DEMO_KEY_LABEL });
+  const { secret } = await createApiKey(ctx, {
+    host: 'localhost',
+    ownerId: teacher.id,
+    label: DEMO_KEY_LABEL,
+  });
   return {
     apiKey: secret,
     seeded,

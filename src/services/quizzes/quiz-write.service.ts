@@ -4,7 +4,6 @@ import { quizCreationDecision } from '../../domain/policy/access.policy';
 import { validateQuizContent } from '../../domain/quizzes/quiz-content.validator';
 import { InvalidInputError, isFields, optionalBoolean } from '../../domain/validation/checks';
 import { Errors, type ServiceApiError } from '../../errors';
-import { quizView, type QuizView } from './quiz.views';
 
 /** The value at a validation path such as `quiz.questions[2].goodAnswer`, to echo it back. */
 function valueAt(root: unknown, path: string): unknown {
@@ -35,7 +34,7 @@ function asParameterError(
  * addQuiz (spec §4.2): validates the whole payload before writing anything, checks the
  * private-quiz right, then writes the quiz, its tags and questions in one transaction.
  */
-export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<QuizView> {
+export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> {
   const { requester } = ctx;
   if (requester.kind !== 'user') {
     throw Errors.unauthenticated(ctx.operation, 'an access token is required to add a quiz');
@@ -110,5 +109,5 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<QuizVi
     }
     return saved;
   });
-  return quizView(ctx, quiz);
+  return quiz;
 }

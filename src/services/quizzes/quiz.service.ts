@@ -1,10 +1,16 @@
 import type { RequestContext } from '../../app/request-context';
+import type { Quiz } from '../../db/entities';
 import { quizReadDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { quizView, type QuizView } from './quiz.views';
 
 /** One quiz, if the requester may read it (spec §4.1). */
 export async function getQuiz(ctx: RequestContext, quizId: number): Promise<QuizView> {
+  return quizView(ctx, await readableQuiz(ctx, quizId));
+}
+
+/** The quiz entity, once the policy allowed the requester to read it; else the contract's error. */
+export async function readableQuiz(ctx: RequestContext, quizId: number): Promise<Quiz> {
   const quiz = await ctx.loaders.quizById.load(quizId);
   if (!quiz)
     throw Errors.notFound(ctx.operation, 'quizId', String(quizId), `quiz ${quizId} does not exist`);
@@ -20,5 +26,5 @@ export async function getQuiz(ctx: RequestContext, quizId: number): Promise<Quiz
   const reason = `access to quiz ${quizId} is denied`;
   if (decision === 'needsToken') throw Errors.unauthenticated(ctx.operation, reason);
   if (decision === 'denied') throw Errors.forbidden(ctx.operation, reason);
-  return quizView(ctx, quiz);
+  return quiz;
 }

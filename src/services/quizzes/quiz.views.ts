@@ -53,17 +53,35 @@ function questionView(question: Question, withGoodAnswer: boolean, survey: boole
   return view;
 }
 
+/** The questions of a quiz as the requester may see them (goodAnswer for its author only). */
+export async function quizQuestions(ctx: RequestContext, quiz: Quiz): Promise<QuestionView[]> {
+  const questions = await ctx.loaders.questionsByQuiz.load(quiz.id);
+  const withGoodAnswer = seesGoodAnswers(ctx.requester, quiz);
+  return questions.map((question) => questionView(question, withGoodAnswer, quiz.survey));
+}
+
+/** defaultDuration, imported and favorite: only for an authenticated requester, else undefined. */
+export async function quizRequesterFields(
+  ctx: RequestContext,
+  quiz: Quiz,
+): Promise<QuizView['requesterFields']> {
+  if (!seesPrivateQuizFields(ctx.requester)) return undefined;
+  const flags = await ctx.loaders.flagsByQuiz.load(quiz.id);
+  return {
+    defaultDuration: quiz.defaultDuration,
+    imported: flags?.imported ?? false,
+    favorite: flags?.favorite ?? false,
+  };
+}
+
 /** A quiz as the requester may see it; every read goes through the request's loaders. */
 export async function quizView(ctx: RequestContext, quiz: Quiz): Promise<QuizView> {
-  const [author, tags, questions, flags] = await Promise.all([
+  const [author, tags, questions, requesterFields] = await Promise.all([
     userView(ctx, quiz.authorId),
     ctx.loaders.tagsByQuiz.load(quiz.id),
-    ctx.loaders.questionsByQuiz.load(quiz.id),
-    seesPrivateQuizFields(ctx.requester)
-      ? ctx.loaders.flagsByQuiz.load(quiz.id)
-      : Promise.resolve(null),
+    quizQuestions(ctx, quiz),
+    quizRequesterFields(ctx, quiz),
   ]);
-  const withGoodAnswer = seesGoodAnswers(ctx.requester, quiz);
   const view: QuizView = {
     id: quiz.id,
     title: quiz.title,
@@ -74,14 +92,8 @@ export async function quizView(ctx: RequestContext, quiz: Quiz): Promise<QuizVie
     lastChangeDate: quiz.lastChangeDate,
     author,
     nbQuestions: questions.length,
-    questions: questions.map((question) => questionView(question, withGoodAnswer, quiz.survey)),
+    questions,
   };
-  if (seesPrivateQuizFields(ctx.requester)) {
-    view.requesterFields = {
-      defaultDuration: quiz.defaultDuration,
-      imported: flags?.imported ?? false,
-      favorite: flags?.favorite ?? false,
-    };
-  }
+  if (requesterFields) view.requesterFields = requesterFields;
   return view;
 }

@@ -1,5 +1,6 @@
 import { addQuiz } from '../../../services/quizzes/quiz-write.service';
 import { getQuiz } from '../../../services/quizzes/quiz.service';
+import { quizView } from '../../../services/quizzes/quiz.views';
 import { Errors } from '../../../errors';
 import { requiredId } from '../ids';
 import { optionalString } from '../params';
@@ -27,7 +28,7 @@ export const addQuizOperation: RestOperation = {
         throw Errors.badParameter(ctx.operation, 'quiz', text, 'is not valid JSON');
       }
     }
-    return serializeQuiz(await addQuiz(ctx, quiz));
+    return serializeQuiz(await quizView(ctx, await addQuiz(ctx, quiz)));
   },
 };
 

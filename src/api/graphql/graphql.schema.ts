@@ -1,0 +1,27 @@
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { domainErrors } from './graphql.errors';
+import { QuizResolver } from './resolvers/quiz.resolver';
+import { QUESTION_OBJECT_TYPES } from './types/question.type';
+
+/** The resolvers of the GraphQL API, one per domain, over the same services as REST. */
+export const RESOLVERS = [QuizResolver] as const;
+
+let schema: Promise<GraphQLSchema> | undefined;
+
+/** Built once per process: type-graphql's metadata is global, and the schema never changes. */
+export function graphQLSchema(): Promise<GraphQLSchema> {
+  schema ??= buildSchema({
+    resolvers: [...RESOLVERS],
+    orphanedTypes: [...QUESTION_OBJECT_TYPES],
+    globalMiddlewares: [domainErrors],
+    // Input rules are the service validator's, shared with REST and the import.
+    validate: false,
+  });
+  return schema;
+}
+
+/** The SDL as committed in schema/schema.graphql (sorted, so it diffs cleanly). */
+export function printGraphQLSchema(built: GraphQLSchema): string {
+  return `${printSchema(lexicographicSortSchema(built))}\n`;
+}

@@ -1,0 +1,117 @@
+import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { QUIZ_VISIBILITIES, type QuizVisibility } from '../../../db/entities/quiz.entity';
+import { QuestionObject } from './question.type';
+import { UserType } from './user.type';
+
+export const Visibility = Object.fromEntries(QUIZ_VISIBILITIES.map((v) => [v, v])) as Record<
+  QuizVisibility,
+  QuizVisibility
+>;
+registerEnumType(Visibility, { name: 'QuizVisibility' });
+
+@ObjectType('Quiz', {
+  description:
+    'A quiz. defaultDuration, imported and favorite are null for an anonymous requester; imported and favorite are about the requester.',
+})
+export class QuizObject {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  title!: string;
+
+  @Field(() => Visibility)
+  visibility!: QuizVisibility;
+
+  @Field(() => Boolean)
+  survey!: boolean;
+
+  @Field(() => [String])
+  tags!: string[];
+
+  @Field(() => DateTimeISOResolver)
+  creationDate!: Date;
+
+  @Field(() => DateTimeISOResolver)
+  lastChangeDate!: Date;
+
+  @Field(() => UserType)
+  author!: UserType;
+
+  @Field(() => Int)
+  nbQuestions!: number;
+
+  @Field(() => [QuestionObject])
+  questions!: QuestionObject[];
+
+  @Field(() => String, { nullable: true })
+  defaultDuration!: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  imported!: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  favorite!: boolean | null;
+}
+
+@InputType('MediaInput')
+export class MediaInput {
+  @Field(() => String, { nullable: true })
+  type?: string;
+
+  @Field(() => String, { nullable: true })
+  url?: string;
+}
+
+/**
+ * A question to add. Fields are loosely typed on purpose: the one validator of every write path
+ * checks them, so addQuiz fails alike on GraphQL and REST (goodAnswer's type depends on `type`).
+ */
+@InputType('QuestionInput')
+export class QuestionInput {
+  @Field(() => String, { nullable: true })
+  title?: string;
+
+  @Field(() => String, { nullable: true, description: 'A question type, or one of its accepted aliases.' })
+  type?: string;
+
+  @Field(() => MediaInput, { nullable: true })
+  media?: MediaInput;
+
+  @Field(() => [String], { nullable: true })
+  propositions?: string[];
+
+  @Field(() => JSONResolver, { nullable: true, description: 'Index, indexes, boolean, text or number.' })
+  goodAnswer?: unknown;
+
+  @Field(() => Int, { nullable: true })
+  tolerance?: number;
+
+  @Field(() => Boolean, { nullable: true })
+  caseSensitive?: boolean;
+}
+
+@InputType('QuizInput', { description: 'addQuiz payload; the constraints are those of REST addQuiz.' })
+export class QuizInput {
+  @Field(() => String, { nullable: true })
+  title?: string;
+
+  @Field(() => String, { nullable: true, description: 'public, private or draft.' })
+  visibility?: string;
+
+  @Field(() => Boolean, { nullable: true })
+  survey?: boolean;
+
+  @Field(() => [String], { nullable: true })
+  tags?: string[];
+
+  @Field(() => [QuestionInput], { nullable: true })
+  questions?: QuestionInput[];
+
+  @Field(() => String, { nullable: true, description: 'H:M:S, M:S or S.' })
+  defaultDuration?: string;
+
+  @Field(() => Boolean, { nullable: true })
+  favorite?: boolean;
+}

@@ -1,0 +1,28 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import type { UserView } from '../../../services/users/user.views';
+
+@ObjectType('User', {
+  description: 'A user. Names and picture are null where the requester may not see them.',
+})
+export class UserType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true })
+  firstName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  lastName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  pictureURL!: string | null;
+}
+
+export function toUserType(view: UserView): UserType {
+  return {
+    id: String(view.id),
+    firstName: view.details?.firstName ?? null,
+    lastName: view.details?.lastName ?? null,
+    pictureURL: view.details?.pictureUrl ?? null,
+  };
+}

@@ -23,7 +23,11 @@ function firstQueryValue(value: unknown): string | undefined {
  * Credentials as the REST router reads them, plus the GraphQL conveniences of contract.md §3:
  * `X-Api-Key` and `Authorization: Bearer`.
  */
-export async function buildGraphQLContext(deps: AppDeps, req: Request, requestId: string): Promise<GraphQLContext> {
+export async function buildGraphQLContext(
+  deps: AppDeps,
+  req: Request,
+  requestId: string,
+): Promise<GraphQLContext> {
   const bearer = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
   try {
     const requester = await authenticateRequest(deps, {

@@ -21,13 +21,17 @@ export const domainErrors: MiddlewareFn<GraphQLContext> = async ({ context, info
   } catch (error) {
     const operation = rootField(info);
     const domain = toServiceApiError(error, operation, context.ctx.requestId);
-    if (domain.status >= 500) context.ctx.logger.error({ err: error, operation }, 'GraphQL resolver failed');
+    if (domain.status >= 500)
+      context.ctx.logger.error({ err: error, operation }, 'GraphQL resolver failed');
     throw domain;
   }
 };
 
 /** Domain errors read as in REST, through the one error table (contract.md §2). */
-export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+export function formatGraphQLError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   if (original instanceof ServiceApiError) {
     return {

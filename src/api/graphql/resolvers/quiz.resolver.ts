@@ -22,13 +22,21 @@ function plain(input: unknown): unknown {
 @Resolver(() => QuizObject)
 export class QuizResolver {
   @Query(() => QuizObject, { description: 'One quiz (spec §4.1).' })
-  async getQuiz(@Arg('quizId', () => ID) quizId: string, @Ctx() context: GraphQLContext): Promise<Quiz> {
+  async getQuiz(
+    @Arg('quizId', () => ID) quizId: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Quiz> {
     const ctx = forOperation(context, 'getQuiz');
     return readableQuiz(ctx, parseId(ctx.operation, 'quizId', quizId));
   }
 
-  @Mutation(() => QuizObject, { description: 'Adds a quiz to the account of the token owner (spec §4.2).' })
-  async addQuiz(@Arg('quiz', () => QuizInput) quiz: QuizInput, @Ctx() context: GraphQLContext): Promise<Quiz> {
+  @Mutation(() => QuizObject, {
+    description: 'Adds a quiz to the account of the token owner (spec §4.2).',
+  })
+  async addQuiz(
+    @Arg('quiz', () => QuizInput) quiz: QuizInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Quiz> {
     return addQuiz(forOperation(context, 'addQuiz'), plain(quiz));
   }
 
@@ -48,7 +56,10 @@ export class QuizResolver {
   }
 
   @FieldResolver()
-  async defaultDuration(@Root() quiz: Quiz, @Ctx() context: GraphQLContext): Promise<string | null> {
+  async defaultDuration(
+    @Root() quiz: Quiz,
+    @Ctx() context: GraphQLContext,
+  ): Promise<string | null> {
     return (await quizRequesterFields(context.ctx, quiz))?.defaultDuration ?? null;
   }
 

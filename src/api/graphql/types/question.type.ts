@@ -74,7 +74,10 @@ export class TrueFalseQuestion extends QuestionObject {
 
 @ObjectType('FreeAnswerTextQuestion', { implements: QuestionObject })
 export class FreeAnswerTextQuestion extends QuestionObject {
-  @Field(() => Int, { nullable: true, description: 'Percent of edit distance allowed; null in surveys.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Percent of edit distance allowed; null in surveys.',
+  })
   tolerance!: number | null;
 
   @Field(() => Boolean)
@@ -86,7 +89,10 @@ export class FreeAnswerTextQuestion extends QuestionObject {
 
 @ObjectType('FreeAnswerNumberQuestion', { implements: QuestionObject })
 export class FreeAnswerNumberQuestion extends QuestionObject {
-  @Field(() => Int, { nullable: true, description: 'Percent of the good number allowed; null in surveys.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Percent of the good number allowed; null in surveys.',
+  })
   tolerance!: number | null;
 
   @Field(() => Float, { nullable: true })

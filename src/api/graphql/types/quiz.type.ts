@@ -73,7 +73,10 @@ export class QuestionInput {
   @Field(() => String, { nullable: true })
   title?: string;
 
-  @Field(() => String, { nullable: true, description: 'A question type, or one of its accepted aliases.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'A question type, or one of its accepted aliases.',
+  })
   type?: string;
 
   @Field(() => MediaInput, { nullable: true })
@@ -82,7 +85,10 @@ export class QuestionInput {
   @Field(() => [String], { nullable: true })
   propositions?: string[];
 
-  @Field(() => JSONResolver, { nullable: true, description: 'Index, indexes, boolean, text or number.' })
+  @Field(() => JSONResolver, {
+    nullable: true,
+    description: 'Index, indexes, boolean, text or number.',
+  })
   goodAnswer?: unknown;
 
   @Field(() => Int, { nullable: true })
@@ -92,7 +98,9 @@ export class QuestionInput {
   caseSensitive?: boolean;
 }
 
-@InputType('QuizInput', { description: 'addQuiz payload; the constraints are those of REST addQuiz.' })
+@InputType('QuizInput', {
+  description: 'addQuiz payload; the constraints are those of REST addQuiz.',
+})
 export class QuizInput {
   @Field(() => String, { nullable: true })
   title?: string;

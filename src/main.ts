@@ -46,7 +46,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 
-  logger.info({ url: running.url, database: config.database.dialect }, 'listening');
+  logger.info(
+    { url: running.url, database: config.database.dialect, pid: process.pid },
+    'listening',
+  );
   const lines = [
     `Quiz results service listening on ${running.url} (${config.database.dialect}${config.database.embedded ? `, embedded file ${config.database.sqlitePath}` : ''})`,
     `Health: ${running.url}/healthz`,

@@ -1,6 +1,7 @@
 import { LessThan } from 'typeorm';
 import { LoginFailure, WebSession } from '../db/entities';
 import { purgeExpiredTokens } from '../services/auth/access-token.service';
+import { purgeExpiredDataSets } from '../services/data-sets/data-set.service';
 import type { Job } from './jobs';
 import type { AppDeps } from './request-context';
 
@@ -17,6 +18,8 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
     periodic: [
       flushKeyUsage,
       { name: 'purge-expired-tokens', everySeconds: every, run: (d) => purgeExpiredTokens(d) },
+      // Expired sets answer 404 already; this only reclaims their rows, in bounded batches.
+      { name: 'purge-expired-data-sets', everySeconds: every, run: (d) => purgeExpiredDataSets(d) },
       {
         name: 'purge-expired-web-sessions',
         everySeconds: every,

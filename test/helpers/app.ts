@@ -5,6 +5,7 @@ import { startServer, type RunningServer } from '../../src/app/server';
 import { createAppDeps } from '../../src/app/request-context';
 import type { AppOptions } from '../../src/app/app';
 import { createLogger } from '../../src/observability/logger';
+import { assertMatchesOpenApi, documentedOperation } from './openapi-validator';
 
 /** Everything the app logged, as raw text and as parsed records. */
 export class LogCapture extends Writable {
@@ -48,7 +49,17 @@ export async function startTestApp(
     config,
     logs,
     running,
-    get: (path, init) => fetch(`${running.url}${path}`, init),
+    get: async (path, init) => {
+      const res = await fetch(`${running.url}${path}`, init);
+      // Every REST answer a test sees is checked against the committed OpenAPI description.
+      if (
+        documentedOperation(path) &&
+        res.headers.get('content-type')?.startsWith('application/json')
+      ) {
+        assertMatchesOpenApi(path, res.status, await res.clone().json());
+      }
+      return res;
+    },
     close: () => running.close(),
   };
 }

@@ -37,7 +37,8 @@ async function npmStart(sqlitePath: string): Promise<Started> {
   while (Date.now() < deadline) {
     const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
     const apiKey = /Demo API key \(bound to localhost, shown once\): (\S+)/.exec(output)?.[1];
-    if (url && apiKey) return { child, url, apiKey, output: () => output };
+    if (url && apiKey && output.includes('"pid":'))
+      return { child, url, apiKey, output: () => output };
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -45,13 +46,17 @@ async function npmStart(sqlitePath: string): Promise<Started> {
 }
 
 /**
- * SIGTERM to the process group (npm, its shell, the service), as a process manager stops it.
- * Resolves when every process holding the output pipes (so the service too) is gone.
+ * SIGTERM to the service process itself (its pid is in the "listening" log line), as a process
+ * manager sends it; npm then ends with the service's exit code.
  */
-async function stop(started: Started): Promise<void> {
-  const closed = new Promise<void>((resolve) => started.child.once('close', () => resolve()));
-  process.kill(-(started.child.pid as number), 'SIGTERM');
-  await closed;
+async function stop(started: Started): Promise<number | null> {
+  const pid = Number(/"pid":(\d+)/.exec(started.output())?.[1]);
+  expect(pid).toBeGreaterThan(0);
+  const exited = new Promise<number | null>((resolve) =>
+    started.child.once('close', (code) => resolve(code)),
+  );
+  process.kill(pid, 'SIGTERM');
+  return exited;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -72,7 +77,7 @@ describe('embedded default (npm start without DATABASE_URL)', () => {
       expect(first.output()).toMatch(/Demo logins:\n\s+teacher: \S+@\S+ \/ \S+/);
       firstKey = first.apiKey;
     } finally {
-      await stop(first);
+      expect(await stop(first)).toBe(0);
     }
     // The service itself finished in-flight work and closed the database before exiting.
     expect(first.output()).toContain('shutdown complete');
@@ -119,7 +124,7 @@ describe('embedded default (npm start without DATABASE_URL)', () => {
 
     // A second start keeps the data (no second seed) and issues a new demo key, revoking the old.
     const second = await npmStart(sqlitePath);
-    await stop(second);
+    expect(await stop(second)).toBe(0);
     expect(second.output()).toContain('shutdown complete');
     expect(second.output()).not.toContain('Demo data loaded');
     const again = new Database(sqlitePath, { readonly: true });

@@ -10,6 +10,8 @@ import { getUserAttribute } from '../../src/services/users/user-read.service';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
+import { graphql } from '../helpers/graphql';
+import { expectParity, PARITY_QUERIES, type ParityOperation } from '../helpers/parity';
 
 /**
  * Who is who:
@@ -250,7 +252,7 @@ const QUIZ_COUNTS = {
 type Requester = 'anonymous' | 'T' | 'P' | 'A' | 'C' | 'Y';
 type Json = Record<string, unknown>;
 
-describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
+describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () => {
   let dataSource: DataSource;
   let close: () => Promise<void>;
   let app: TestApp;
@@ -287,6 +289,45 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     return { status: res.status, body: (await res.json()) as Json };
   }
 
+  /** The REST call, plus the same query on GraphQL with the same credentials: same outcome. */
+  const both = (operation: ParityOperation, params: Record<string, string>, as: Requester) =>
+    expectParity(app.url, operation, params, credentials[as]);
+
+  /**
+   * A missing parameter cannot reach a GraphQL resolver: the arguments are typed and required
+   * (ID!, String!), so Apollo itself refuses the request (HTTP 400, no `data`, no resolver run),
+   * with its own codes instead of MissingParameterException.
+   */
+  async function expectGraphQLRequires(
+    operation: ParityOperation,
+    params: Record<string, string>,
+    missing: string,
+    as: Requester,
+  ): Promise<void> {
+    const type = missing === 'attributeName' ? 'String' : 'ID';
+    const search = `?${credentials[as]}`;
+    // The variable not given: BAD_USER_INPUT.
+    const unset = await graphql(app.url, PARITY_QUERIES[operation], { variables: params, search });
+    expect(unset.status).toBe(400);
+    expect(unset.body).not.toHaveProperty('data');
+    expect(unset.body.errors).toHaveLength(1);
+    expect(unset.body.errors?.[0]).toMatchObject({
+      message: `Variable "$${missing}" of required type "${type}!" was not provided.`,
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    // The argument left out of the document: GRAPHQL_VALIDATION_FAILED.
+    const args = Object.entries(params).map(([name, value]) => `${name}: ${JSON.stringify(value)}`);
+    const document = `{ ${operation}${args.length ? `(${args.join(', ')})` : ''} { __typename } }`;
+    const omitted = await graphql(app.url, document, { search });
+    expect(omitted.status).toBe(400);
+    expect(omitted.body).not.toHaveProperty('data');
+    expect(omitted.body.errors).toHaveLength(1);
+    expect(omitted.body.errors?.[0]).toMatchObject({
+      message: `Field "${operation}" argument "${missing}" of type "${type}!" is required, but it was not provided.`,
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+  }
+
   const details = (ref: string): Json => {
     const record = DOCUMENT.users?.find((candidate) => candidate.ref === ref);
     return {
@@ -299,7 +340,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
 
   describe('getUser', () => {
     it('shows the details of a public author to an anonymous requester', async () => {
-      const { status, body } = await call('getUser', { userId: user('T') }, 'anonymous');
+      const { status, body } = await both('getUser', { userId: user('T') }, 'anonymous');
       expect(status).toBe(200);
       expect(body).toStrictEqual({
         id: user('T'),
@@ -310,7 +351,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('shows only the id of a private profile to an anonymous requester', async () => {
-      const { status, body } = await call('getUser', { userId: user('A') }, 'anonymous');
+      const { status, body } = await both('getUser', { userId: user('A') }, 'anonymous');
       expect(status).toBe(200);
       expect(body).toStrictEqual({ id: user('A') });
     });
@@ -333,14 +374,14 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     ];
 
     it.each(visibility)('%s looking at %s sees details: %s (%s)', async (as, target, sees) => {
-      const { status, body } = await call('getUser', { userId: user(target) }, as);
+      const { status, body } = await both('getUser', { userId: user(target) }, as);
       expect(status).toBe(200);
       // Hidden fields are absent, not null.
       expect(body).toStrictEqual(sees ? details(target) : { id: user(target) });
     });
 
     it('gives pictureURL null to a visible user who has no picture', async () => {
-      const { body } = await call('getUser', { userId: user('M') }, 'T');
+      const { body } = await both('getUser', { userId: user('M') }, 'T');
       expect(body).toStrictEqual({
         id: user('M'),
         firstName: 'Mia',
@@ -359,10 +400,12 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
         reason: 'parameter userId is required',
         parameterName: 'userId',
       });
+      // Cannot exist on GraphQL (userId: ID! is required): Apollo's own refusal applies.
+      await expectGraphQLRequires('getUser', {}, 'userId', 'anonymous');
     });
 
     it('refuses a userId that is not an identifier', async () => {
-      const { status, body } = await call('getUser', { userId: 'abc' }, 'anonymous');
+      const { status, body } = await both('getUser', { userId: 'abc' }, 'anonymous');
       expect(status).toBe(400);
       expect(body).toStrictEqual({
         type: 'BadParameterException',
@@ -375,7 +418,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('answers 404 on an unknown userId', async () => {
-      const { status, body } = await call('getUser', { userId: '999999' }, 'T');
+      const { status, body } = await both('getUser', { userId: '999999' }, 'T');
       expect(status).toBe(404);
       expect(body).toStrictEqual({
         type: 'BadParameterException',
@@ -390,7 +433,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
 
   describe('getUserAttribute', () => {
     it('returns a detail the requester may see', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getUserAttribute',
         { userId: user('A'), attributeName: 'firstName' },
         'T',
@@ -413,7 +456,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     ] as [Requester, string, string, string | null][])(
       '%s reads %s.%s',
       async (as, target, attributeName, itemValue) => {
-        const { status, body } = await call(
+        const { status, body } = await both(
           'getUserAttribute',
           { userId: user(target), attributeName },
           as,
@@ -430,7 +473,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
 
     it.each(Object.entries(POPULARITY))('popularity of %s is %i', async (ref, value) => {
       // Y knows nobody: computed attributes need a token, not the right to see details.
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getUserAttribute',
         { userId: user(ref), attributeName: 'popularity' },
         'Y',
@@ -445,7 +488,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it.each(Object.entries(INFLUENCE))('influence of %s is %i', async (ref, value) => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getUserAttribute',
         { userId: user(ref), attributeName: 'influence' },
         'Y',
@@ -462,7 +505,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     it.each(['firstName', 'popularity'])(
       'needs an access token, even for %s',
       async (attributeName) => {
-        const { status, body } = await call(
+        const { status, body } = await both(
           'getUserAttribute',
           { userId: user('T'), attributeName },
           'anonymous',
@@ -484,7 +527,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     ] as [Requester, string, string][])(
       '%s may not read the details of %s (%s): 403',
       async (as, target, attributeName) => {
-        const { status, body } = await call(
+        const { status, body } = await both(
           'getUserAttribute',
           { userId: user(target), attributeName },
           as,
@@ -512,10 +555,12 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
         reason: `parameter ${parameterName} is required`,
         parameterName,
       });
+      // Cannot exist on GraphQL (the argument is required): Apollo's own refusal applies.
+      await expectGraphQLRequires('getUserAttribute', params, parameterName, 'T');
     });
 
     it('refuses an unknown attributeName', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getUserAttribute',
         { userId: user('A'), attributeName: 'email' },
         'T',
@@ -533,7 +578,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('refuses a userId that is not an identifier', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getUserAttribute',
         { userId: '-3', attributeName: 'firstName' },
         'T',
@@ -548,7 +593,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('answers 404 on an unknown userId', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getUserAttribute',
         { userId: '999999', attributeName: 'influence' },
         'T',
@@ -590,7 +635,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     ] as [Requester, string, unknown][])(
       '%s reads pub.%s',
       async (as, attributeName, itemValue) => {
-        const { status, body } = await call(
+        const { status, body } = await both(
           'getQuizAttribute',
           { quizId: quiz('pub'), attributeName },
           as,
@@ -601,9 +646,9 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     );
 
     it('gives the id as a string and the author as a User', async () => {
-      const id = await call('getQuizAttribute', { quizId: quiz('pub'), attributeName: 'id' }, 'A');
+      const id = await both('getQuizAttribute', { quizId: quiz('pub'), attributeName: 'id' }, 'A');
       expect(id.body).toStrictEqual(attribute('pub', 'id', quiz('pub')));
-      const author = await call(
+      const author = await both(
         'getQuizAttribute',
         { quizId: quiz('priv'), attributeName: 'author' },
         'C',
@@ -613,7 +658,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('shows questions as getQuiz does: good answers to the author only', async () => {
-      const asAuthor = await call(
+      const asAuthor = await both(
         'getQuizAttribute',
         { quizId: quiz('pub'), attributeName: 'questions' },
         'T',
@@ -629,7 +674,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
           },
         ]),
       );
-      const asPupil = await call(
+      const asPupil = await both(
         'getQuizAttribute',
         { quizId: quiz('pub'), attributeName: 'questions' },
         'A',
@@ -647,7 +692,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('gives defaultDuration null where the quiz has none (getQuiz leaves it out)', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getQuizAttribute',
         { quizId: quiz('priv'), attributeName: 'defaultDuration' },
         'T',
@@ -670,7 +715,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
       const whole = await call('getQuiz', { quizId: quiz(ref) }, as);
       expect(whole.status).toBe(200);
       for (const field of fields) {
-        const { status, body } = await call(
+        const { status, body } = await both(
           'getQuizAttribute',
           { quizId: quiz(ref), attributeName: field },
           as,
@@ -687,7 +732,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     it.each(counts)('%s.%s is %i', async (ref, attributeName, value) => {
       // The author reads every quiz, draft included.
       const as: Requester = ref === 'p2' ? 'P' : 'T';
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getQuizAttribute',
         { quizId: quiz(ref), attributeName },
         as,
@@ -697,7 +742,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('computes counts of a public quiz for an anonymous requester', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getQuizAttribute',
         { quizId: quiz('pub'), attributeName: 'nbPlayers' },
         'anonymous',
@@ -707,7 +752,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('lets an attendee of a session that played a private quiz read it', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getQuizAttribute',
         { quizId: quiz('priv'), attributeName: 'title' },
         'A',
@@ -719,7 +764,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     it.each(['title', 'nbSessions'])(
       'refuses %s of a private quiz to an anonymous requester: 401',
       async (attributeName) => {
-        const { status, body } = await call(
+        const { status, body } = await both(
           'getQuizAttribute',
           { quizId: quiz('priv'), attributeName },
           'anonymous',
@@ -741,7 +786,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
       ['A', 'draft'],
       ['T', 'p2'],
     ] as [Requester, string][])('refuses a quiz %s may not read (%s): 403', async (as, ref) => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getQuizAttribute',
         { quizId: quiz(ref), attributeName: 'nbPlayers' },
         as,
@@ -759,7 +804,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     it.each(['defaultDuration', 'imported', 'favorite'])(
       'refuses %s of a public quiz to an anonymous requester: 401',
       async (attributeName) => {
-        const { status, body } = await call(
+        const { status, body } = await both(
           'getQuizAttribute',
           { quizId: quiz('pub'), attributeName },
           'anonymous',
@@ -787,10 +832,12 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
         reason: `parameter ${parameterName} is required`,
         parameterName,
       });
+      // Cannot exist on GraphQL (the argument is required): Apollo's own refusal applies.
+      await expectGraphQLRequires('getQuizAttribute', params, parameterName, 'anonymous');
     });
 
     it('refuses an empty attributeName as missing', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getQuizAttribute',
         { quizId: quiz('pub'), attributeName: '' },
         'anonymous',
@@ -803,7 +850,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('refuses an unknown attributeName', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getQuizAttribute',
         { quizId: quiz('pub'), attributeName: 'popularity' },
         'T',
@@ -824,7 +871,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('refuses a quizId that is not an identifier', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getQuizAttribute',
         { quizId: '12ab', attributeName: 'title' },
         'anonymous',
@@ -841,7 +888,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
     });
 
     it('answers 404 on an unknown quizId', async () => {
-      const { status, body } = await call(
+      const { status, body } = await both(
         'getQuizAttribute',
         { quizId: '999999', attributeName: 'nbSessions' },
         'anonymous',
@@ -864,6 +911,18 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST)', () => {
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('GET');
     }
+    // No GraphQL counterpart: the three are queries, which GraphQL takes by POST (as every case
+    // above sends them) or GET. What applies is Apollo's refusal of any other method on /graphql.
+    const res = await app.get(`/graphql?${credentials.anonymous}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: PARITY_QUERIES.getUser, variables: { userId: user('T') } }),
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, POST');
+    const refused = (await res.json()) as { data?: unknown; errors?: { extensions?: Json }[] };
+    expect(refused).not.toHaveProperty('data');
+    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
   });
 });
 

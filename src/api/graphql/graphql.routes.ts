@@ -25,6 +25,8 @@ export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
     schema: await graphQLSchema(),
     introspection: !production,
     includeStacktraceInErrorResponses: false,
+    // The server module drains and stops everything on SIGTERM; Apollo must not re-raise it.
+    stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
     plugins: [
       production

@@ -2,10 +2,11 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { domainErrors } from './graphql.errors';
 import { QuizResolver } from './resolvers/quiz.resolver';
+import { UserResolver } from './resolvers/user.resolver';
 import { QUESTION_OBJECT_TYPES } from './types/question.type';
 
 /** The resolvers of the GraphQL API, one per domain, over the same services as REST. */
-export const RESOLVERS = [QuizResolver] as const;
+export const RESOLVERS = [QuizResolver, UserResolver] as const;
 
 let schema: Promise<GraphQLSchema> | undefined;
 

@@ -163,3 +163,15 @@ export function apiKeyManageDecision(requester: PolicyRequester, ownerId: number
   if (requester.kind === 'anonymous') return 'needsToken';
   return ownerId === requester.userId ? 'allowed' : 'denied';
 }
+
+/**
+ * Which groups a requester may list, as a filter the services turn into SQL: those they own or
+ * belong to (undefined: a token is needed first).
+ */
+export type GroupScope = { kind: 'all' } | { kind: 'ownedOrMember'; userId: number };
+
+export function groupScope(requester: PolicyRequester): GroupScope | undefined {
+  if (requester.kind === 'operator') return { kind: 'all' };
+  if (requester.kind === 'anonymous') return undefined;
+  return { kind: 'ownedOrMember', userId: requester.userId };
+}

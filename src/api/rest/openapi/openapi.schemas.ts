@@ -1,0 +1,175 @@
+import { QUESTION_TYPES } from '../../../domain/questions/question-types';
+import { MEDIA_TYPES } from '../../../db/entities/question.entity';
+import { QUIZ_VISIBILITIES } from '../../../db/entities/quiz.entity';
+import { ERROR_TABLE } from '../../../errors';
+
+/** JSON Schema (2020-12, as OpenAPI 3.1 uses it) of the legacy wire shapes. */
+export type JsonSchema = Record<string, unknown>;
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const idString: JsonSchema = { type: 'string', pattern: '^[0-9]+$' };
+const legacyDate: JsonSchema = {
+  type: 'string',
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$',
+  description: 'YYYY-MM-DD hh:mm:ss, UTC',
+};
+
+function object(properties: Record<string, JsonSchema>, required: string[]): JsonSchema {
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+const questionBase = {
+  title: { type: 'string', minLength: 1, maxLength: 250 },
+  media: ref('Media'),
+};
+
+function question(
+  type: string,
+  extra: Record<string, JsonSchema>,
+  required: string[] = [],
+): JsonSchema {
+  return object({ ...questionBase, type: { const: type }, ...extra }, [
+    'title',
+    'type',
+    ...required,
+  ]);
+}
+
+const propositions: JsonSchema = {
+  type: 'array',
+  items: { type: 'string' },
+  minItems: 2,
+  maxItems: 10,
+};
+const tolerance: JsonSchema = { enum: [0, 5, 20, 30] };
+
+export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  Exception: object(
+    {
+      type: { enum: [...new Set(Object.values(ERROR_TABLE).map((row) => row.type))] },
+      message: { type: 'string' },
+      operation: { type: 'string' },
+      reason: { type: 'string' },
+      parameterName: { type: 'string' },
+      providedValue: { type: 'string' },
+      retryAfterSeconds: { type: 'integer', minimum: 0 },
+      requestId: { type: 'string' },
+    },
+    ['type', 'message', 'operation', 'reason'],
+  ),
+  User: {
+    ...object(
+      {
+        id: idString,
+        firstName: { type: 'string' },
+        lastName: { type: 'string' },
+        pictureURL: { type: ['string', 'null'] },
+      },
+      ['id'],
+    ),
+    description:
+      'firstName, lastName and pictureURL are present only where the requester may see them.',
+  },
+  Media: object({ type: { enum: [...MEDIA_TYPES] }, url: { type: 'string' } }, ['type', 'url']),
+  Question: {
+    oneOf: [
+      question(
+        'MultipleChoicesOneGoodAnswer',
+        { propositions, goodAnswer: { type: 'integer', minimum: 0 } },
+        ['propositions'],
+      ),
+      question(
+        'MultipleChoicesSeveralGoodAnswers',
+        {
+          propositions,
+          goodAnswer: { type: 'array', items: { type: 'integer', minimum: 0 }, uniqueItems: true },
+        },
+        ['propositions'],
+      ),
+      question('TrueFalse', { goodAnswer: { type: 'boolean' } }),
+      question(
+        'FreeAnswerText',
+        { tolerance, caseSensitive: { type: 'boolean' }, goodAnswer: { type: 'string' } },
+        ['caseSensitive'],
+      ),
+      question('FreeAnswerNumber', { tolerance, goodAnswer: { type: 'number' } }),
+    ],
+    description: `One of ${QUESTION_TYPES.join(', ')}; goodAnswer only for the quiz author.`,
+  },
+  Quiz: {
+    ...object(
+      {
+        id: idString,
+        title: { type: 'string', minLength: 3, maxLength: 250 },
+        visibility: { enum: [...QUIZ_VISIBILITIES] },
+        survey: { type: 'boolean' },
+        tags: { type: 'array', items: { type: 'string' } },
+        creationDate: legacyDate,
+        lastChangeDate: legacyDate,
+        author: ref('User'),
+        nbQuestions: { type: 'integer', minimum: 0 },
+        questions: { type: 'array', items: ref('Question') },
+        defaultDuration: { type: 'string' },
+        imported: { type: 'boolean' },
+        favorite: { type: 'boolean' },
+      },
+      [
+        'id',
+        'title',
+        'visibility',
+        'survey',
+        'tags',
+        'creationDate',
+        'lastChangeDate',
+        'author',
+        'nbQuestions',
+        'questions',
+      ],
+    ),
+    description:
+      'defaultDuration, imported and favorite are present for an authenticated requester only.',
+  },
+  UserGroup: object(
+    { id: idString, name: { type: 'string' }, nbMembers: { type: 'integer', minimum: 0 } },
+    ['id', 'name', 'nbMembers'],
+  ),
+  ItemAttribute: object(
+    {
+      itemType: { enum: ['user', 'quiz'] },
+      itemId: idString,
+      itemName: { type: 'string' },
+      itemValue: {},
+    },
+    ['itemType', 'itemId', 'itemName', 'itemValue'],
+  ),
+  DataSetPage: {
+    type: 'object',
+    required: [
+      'dataSetId',
+      'itemType',
+      'numberOfPages',
+      'numberOfItemsPerPage',
+      'totalNumberOfItems',
+      'items',
+      'currentPageIndex',
+    ],
+    properties: {
+      dataSetId: idString,
+      itemType: { enum: ['user', 'quiz', 'userGroup', 'computedResult'] },
+      numberOfPages: { type: 'integer', minimum: 0 },
+      numberOfItemsPerPage: { type: 'integer', minimum: 1, maximum: 1000 },
+      totalNumberOfItems: { type: 'integer', minimum: 0 },
+      items: { type: 'array' },
+      currentPageIndex: { type: 'integer', minimum: 1 },
+    },
+    additionalProperties: false,
+    oneOf: [
+      { properties: { itemType: { const: 'user' }, items: { items: ref('User') } } },
+      { properties: { itemType: { const: 'quiz' }, items: { items: ref('Quiz') } } },
+      { properties: { itemType: { const: 'userGroup' }, items: { items: ref('UserGroup') } } },
+      {
+        properties: { itemType: { const: 'computedResult' }, items: { items: { type: 'object' } } },
+      },
+    ],
+  },
+};

@@ -1,0 +1,55 @@
+import type {
+  ComputedResultView,
+  DataSetPageView,
+  UserGroupView,
+} from '../../../services/data-sets/data-set.views';
+import { legacyId } from './legacy-format';
+import { serializeQuiz, serializeUser } from './quiz.serializer';
+
+export function serializeUserGroup(group: UserGroupView): Record<string, unknown> {
+  return { id: legacyId(group.id), name: group.name, nbMembers: group.nbMembers };
+}
+
+const idOrNull = (id: number | null) => (id === null ? null : legacyId(id));
+
+/** A ComputedResult by shape (contract.md §4): ids as strings, one number per result type. */
+export function serializeComputedResult(result: ComputedResultView): Record<string, unknown> {
+  const json: Record<string, unknown> = { id: legacyId(result.id) };
+  if (result.shape === 'detailed') {
+    json.userId = idOrNull(result.userId);
+    json.quizId = idOrNull(result.quizId);
+    json.sessionId = idOrNull(result.sessionId);
+  } else {
+    if (result.shape === 'byUser') json.userId = idOrNull(result.userId);
+    else json.quizId = idOrNull(result.quizId);
+    json.aggregationFunction = result.aggregationFunction;
+  }
+  for (const { type, value } of result.values) json[type] = value;
+  return json;
+}
+
+function serializeItems(page: DataSetPageView): Record<string, unknown>[] {
+  switch (page.itemType) {
+    case 'user':
+      return page.items.map(serializeUser);
+    case 'quiz':
+      return page.items.map(serializeQuiz);
+    case 'userGroup':
+      return page.items.map(serializeUserGroup);
+    case 'computedResult':
+      return page.items.map(serializeComputedResult);
+  }
+}
+
+/** The DataSetPage envelope (spec §2.3), fields in the legacy order. */
+export function serializeDataSetPage(page: DataSetPageView): Record<string, unknown> {
+  return {
+    dataSetId: legacyId(page.dataSetId),
+    itemType: page.itemType,
+    numberOfPages: page.numberOfPages,
+    numberOfItemsPerPage: page.numberOfItemsPerPage,
+    totalNumberOfItems: page.totalNumberOfItems,
+    items: serializeItems(page),
+    currentPageIndex: page.currentPageIndex,
+  };
+}

@@ -1,0 +1,183 @@
+import type { RequestContext } from '../../app/request-context';
+import { quizScope } from '../../domain/policy/access.policy';
+import { Errors } from '../../errors';
+import { createDataSet, pageOf, type DataSetOptions, type DataSetPage } from './data-set.service';
+import {
+  isGiven,
+  parseDateInterval,
+  parseIdParam,
+  type DateInterval,
+  type RawParam,
+} from './data-set.params';
+import {
+  ESCAPE_CLAUSE,
+  likeContains,
+  likeLiteral,
+  sqlDate,
+  type SqlCondition,
+} from './data-set.sql';
+
+/** getQuizSet filters (contract.md §6); each is optional, at least one is required. */
+export interface QuizSetFilters {
+  /** Whitespace-separated words; each must occur in the title, a tag, the author's name, a question title or a proposition. */
+  keywords?: RawParam;
+  quizId?: RawParam;
+  /** One tag, matched whole (case-insensitive). */
+  tag?: RawParam;
+  /** The author's user id. */
+  author?: RawParam;
+  /** A user who attended a session that played the quiz. */
+  player?: RawParam;
+  /** Quizzes played in that session. */
+  sessionId?: RawParam;
+  /** `start,end` or one datetime (see parseDateInterval). */
+  creationDate?: RawParam;
+  modificationDate?: RawParam;
+}
+
+export const QUIZ_SET_FILTERS = [
+  'keywords',
+  'quizId',
+  'tag',
+  'author',
+  'player',
+  'sessionId',
+  'creationDate',
+  'modificationDate',
+] as const satisfies readonly (keyof QuizSetFilters)[];
+
+/**
+ * When no filter is given, MissingParameterException names the alternatives joined by `|`
+ * ("keywords|quizId|…"): the convention for "one of these is required" in every set operation.
+ */
+export const QUIZ_SET_FILTER_NAMES = QUIZ_SET_FILTERS.join('|');
+
+/** More words than this is a BadParameterException: each word is one more condition per quiz. */
+export const MAX_KEYWORDS = 20;
+
+/** Each word must be somewhere in the quiz: title, a tag, author's first or last name, a question title or its propositions (JSON text). */
+function keywordCondition(word: string): SqlCondition {
+  const pattern = likeContains(word);
+  return {
+    sql: `(q.title LIKE ? ${ESCAPE_CLAUSE}
+       OR EXISTS (SELECT 1 FROM quiz_tags kt
+                   WHERE kt.quiz_id = q.id AND kt.tag LIKE ? ${ESCAPE_CLAUSE})
+       OR EXISTS (SELECT 1 FROM users ku
+                   WHERE ku.id = q.author_id
+                     AND (ku.first_name LIKE ? ${ESCAPE_CLAUSE} OR ku.last_name LIKE ? ${ESCAPE_CLAUSE}))
+       OR EXISTS (SELECT 1 FROM questions kq
+                   WHERE kq.quiz_id = q.id
+                     AND (kq.title LIKE ? ${ESCAPE_CLAUSE} OR kq.propositions LIKE ? ${ESCAPE_CLAUSE})))`,
+    params: [pattern, pattern, pattern, pattern, pattern, pattern],
+  };
+}
+
+function intervalCondition(
+  ctx: RequestContext,
+  column: string,
+  interval: DateInterval,
+): SqlCondition {
+  return {
+    sql: `(${column} >= ? AND ${column} ${interval.toExclusive ? '<' : '<='} ?)`,
+    params: [sqlDate(ctx.dataSource, interval.from), sqlDate(ctx.dataSource, interval.to)],
+  };
+}
+
+/** The quizzes the requester may list (the policy's scope, as SQL). */
+function scopeCondition(ctx: RequestContext): SqlCondition {
+  const scope = quizScope(ctx.requester);
+  if (scope.kind === 'all') return { sql: '1 = 1', params: [] };
+  if (scope.kind === 'public') return { sql: 'q.visibility = ?', params: ['public'] };
+  return {
+    sql: `(q.visibility = ? OR q.author_id = ?
+           OR (q.visibility = ? AND q.id IN (
+                 SELECT vq.quiz_id FROM session_quizzes vq
+                   JOIN session_attendees va ON va.session_id = vq.session_id
+                  WHERE va.user_id = ?)))`,
+    params: ['public', scope.userId, 'private', scope.userId],
+  };
+}
+
+/** The WHERE conditions of the filters given; every value is checked before any SQL runs. */
+function filterConditions(ctx: RequestContext, filters: QuizSetFilters): SqlCondition[] {
+  const op = ctx.operation;
+  const conditions: SqlCondition[] = [];
+  const given = <K extends keyof QuizSetFilters>(name: K) => {
+    const value = filters[name];
+    return isGiven(value) ? value : undefined;
+  };
+
+  const keywords = given('keywords');
+  if (keywords !== undefined) {
+    const words = String(keywords).trim().split(/\s+/);
+    if (words.length > MAX_KEYWORDS) {
+      throw Errors.badParameter(op, 'keywords', keywords, `at most ${MAX_KEYWORDS} words`);
+    }
+    conditions.push(...words.map(keywordCondition));
+  }
+  const quizId = given('quizId');
+  if (quizId !== undefined) {
+    conditions.push({ sql: 'q.id = ?', params: [parseIdParam(op, 'quizId', quizId)] });
+  }
+  const tag = given('tag');
+  if (tag !== undefined) {
+    // LIKE without wildcards: equality that is case-insensitive on every dialect.
+    conditions.push({
+      sql: `q.id IN (SELECT t.quiz_id FROM quiz_tags t WHERE t.tag LIKE ? ${ESCAPE_CLAUSE})`,
+      params: [likeLiteral(String(tag).trim())],
+    });
+  }
+  const author = given('author');
+  if (author !== undefined) {
+    conditions.push({ sql: 'q.author_id = ?', params: [parseIdParam(op, 'author', author)] });
+  }
+  const player = given('player');
+  if (player !== undefined) {
+    conditions.push({
+      sql: `q.id IN (SELECT pq.quiz_id FROM session_quizzes pq
+                       JOIN session_attendees pa ON pa.session_id = pq.session_id
+                      WHERE pa.user_id = ?)`,
+      params: [parseIdParam(op, 'player', player)],
+    });
+  }
+  const sessionId = given('sessionId');
+  if (sessionId !== undefined) {
+    conditions.push({
+      sql: 'q.id IN (SELECT sq.quiz_id FROM session_quizzes sq WHERE sq.session_id = ?)',
+      params: [parseIdParam(op, 'sessionId', sessionId)],
+    });
+  }
+  const creationDate = given('creationDate');
+  if (creationDate !== undefined) {
+    const interval = parseDateInterval(op, 'creationDate', String(creationDate));
+    conditions.push(intervalCondition(ctx, 'q.creation_date', interval));
+  }
+  const modificationDate = given('modificationDate');
+  if (modificationDate !== undefined) {
+    const interval = parseDateInterval(op, 'modificationDate', String(modificationDate));
+    conditions.push(intervalCondition(ctx, 'q.last_change_date', interval));
+  }
+  return conditions;
+}
+
+/**
+ * getQuizSet: the quizzes matching ALL the filters given, within what the requester may see,
+ * kept as a set of the requester's; returns its first page.
+ */
+export async function getQuizSet(
+  ctx: RequestContext,
+  filters: QuizSetFilters,
+  options: Pick<DataSetOptions, 'numberOfItemsPerPage'> = {},
+): Promise<DataSetPage> {
+  const conditions = filterConditions(ctx, filters);
+  if (conditions.length === 0) throw Errors.missingParameter(ctx.operation, QUIZ_SET_FILTER_NAMES);
+  const where = [scopeCondition(ctx), ...conditions];
+  const set = await createDataSet(
+    ctx,
+    'quiz',
+    `SELECT q.id AS id FROM quizzes q WHERE ${where.map((c) => c.sql).join(' AND ')}`,
+    where.flatMap((c) => c.params),
+    options,
+  );
+  return pageOf(ctx, set, 1);
+}

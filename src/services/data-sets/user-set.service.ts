@@ -1,0 +1,135 @@
+import type { RequestContext } from '../../app/request-context';
+import { groupScope } from '../../domain/policy/access.policy';
+import { Errors } from '../../errors';
+import {
+  createDataSet,
+  pageOf,
+  requireReadableDataSet,
+  type DataSetOptions,
+  type DataSetPage,
+} from './data-set.service';
+import { isGiven, parseBooleanParam, parseIdParam, type RawParam } from './data-set.params';
+import { ESCAPE_CLAUSE, likePrefix, type SqlCondition } from './data-set.sql';
+
+/** getUserSet filters (contract.md §6); the AND of those given. */
+export interface UserSetFilters {
+  userId?: RawParam;
+  /** A set of userGroup items the requester may read: the members of those groups. */
+  userGroupSetId?: RawParam;
+  /** The attendees of a session. */
+  sessionId?: RawParam;
+  /** true|false|1|0; narrows the attendees of `sessionId`, so it needs it. */
+  raisedHand?: RawParam;
+  /** Users who attended a session that played the quiz. */
+  quizId?: RawParam;
+}
+
+/**
+ * Named by MissingParameterException when no filter is given (alternatives joined by `|`, as
+ * for getQuizSet). raisedHand is not among them: alone it is a BadParameterException.
+ */
+export const USER_SET_FILTER_NAMES = 'userId|userGroupSetId|sessionId|quizId';
+
+/** getUserSet: the users matching ALL the filters given, kept as a set; its first page. */
+export async function getUserSet(
+  ctx: RequestContext,
+  filters: UserSetFilters,
+  options: Pick<DataSetOptions, 'numberOfItemsPerPage'> = {},
+): Promise<DataSetPage> {
+  const op = ctx.operation;
+  const { userId, userGroupSetId, sessionId, raisedHand, quizId } = filters;
+  if (isGiven(raisedHand) && !isGiven(sessionId)) {
+    throw Errors.badParameter(op, 'raisedHand', raisedHand, 'is only allowed with sessionId');
+  }
+  const conditions: SqlCondition[] = [];
+  if (isGiven(userId)) {
+    conditions.push({ sql: 'u.id = ?', params: [parseIdParam(op, 'userId', userId)] });
+  }
+  if (isGiven(sessionId)) {
+    const session = parseIdParam(op, 'sessionId', sessionId);
+    conditions.push(
+      isGiven(raisedHand)
+        ? {
+            sql: `u.id IN (SELECT a.user_id FROM session_attendees a
+                            WHERE a.session_id = ? AND a.raised_hand = ?)`,
+            params: [session, parseBooleanParam(op, 'raisedHand', raisedHand) ? 1 : 0],
+          }
+        : {
+            sql: 'u.id IN (SELECT a.user_id FROM session_attendees a WHERE a.session_id = ?)',
+            params: [session],
+          },
+    );
+  }
+  if (isGiven(quizId)) {
+    conditions.push({
+      sql: `u.id IN (SELECT pa.user_id FROM session_attendees pa
+                       JOIN session_quizzes pq ON pq.session_id = pa.session_id
+                      WHERE pq.quiz_id = ?)`,
+      params: [parseIdParam(op, 'quizId', quizId)],
+    });
+  }
+  // Checked last: the only filter that reads the database before the set is made.
+  if (isGiven(userGroupSetId)) {
+    const groupSetId = parseIdParam(op, 'userGroupSetId', userGroupSetId);
+    const groupSet = await requireReadableDataSet(ctx, groupSetId, 'userGroupSetId');
+    if (groupSet.itemType !== 'userGroup') {
+      throw Errors.badParameter(
+        op,
+        'userGroupSetId',
+        userGroupSetId,
+        `is a set of ${groupSet.itemType} items, not of userGroup items`,
+      );
+    }
+    conditions.push({
+      sql: `u.id IN (SELECT gm.user_id FROM data_set_items gd
+                       JOIN user_group_members gm ON gm.group_id = gd.item_id
+                      WHERE gd.data_set_id = ?)`,
+      params: [groupSetId],
+    });
+  }
+  if (conditions.length === 0) throw Errors.missingParameter(op, USER_SET_FILTER_NAMES);
+  const set = await createDataSet(
+    ctx,
+    'user',
+    `SELECT u.id AS id FROM users u WHERE ${conditions.map((c) => c.sql).join(' AND ')}`,
+    conditions.flatMap((c) => c.params),
+    options,
+  );
+  return pageOf(ctx, set, 1);
+}
+
+/**
+ * getUserGroupSet: the groups the requester owns or belongs to, optionally those whose name
+ * starts with `search` (case-insensitive). Needs a token.
+ */
+export async function getUserGroupSet(
+  ctx: RequestContext,
+  filters: { search?: RawParam },
+  options: Pick<DataSetOptions, 'numberOfItemsPerPage'> = {},
+): Promise<DataSetPage> {
+  const scope = groupScope(ctx.requester);
+  if (!scope) throw Errors.unauthenticated(ctx.operation, 'an access token is required');
+  const conditions: SqlCondition[] = [];
+  if (scope.kind === 'ownedOrMember') {
+    conditions.push({
+      sql: `(g.owner_id = ?
+             OR g.id IN (SELECT m.group_id FROM user_group_members m WHERE m.user_id = ?))`,
+      params: [scope.userId, scope.userId],
+    });
+  }
+  if (isGiven(filters.search)) {
+    conditions.push({
+      sql: `g.name LIKE ? ${ESCAPE_CLAUSE}`,
+      params: [likePrefix(String(filters.search))],
+    });
+  }
+  const where = conditions.length ? conditions.map((c) => c.sql).join(' AND ') : '1 = 1';
+  const set = await createDataSet(
+    ctx,
+    'userGroup',
+    `SELECT g.id AS id FROM user_groups g WHERE ${where}`,
+    conditions.flatMap((c) => c.params),
+    options,
+  );
+  return pageOf(ctx, set, 1);
+}

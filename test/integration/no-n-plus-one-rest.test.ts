@@ -1,0 +1,180 @@
+import type { DataSource, Logger } from 'typeorm';
+import { loadData } from '../../src/data/import/bulk-loader';
+import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
+import { openDatabase } from '../../src/db/data-source';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestApiKey, createTestToken } from '../helpers/credentials';
+import { createTestDatabase } from '../helpers/database';
+
+/** Counts the SQL statements TypeORM runs while `counting` is on. */
+class CountingLogger implements Logger {
+  counting = false;
+  statements: string[] = [];
+
+  logQuery(query: string): void {
+    if (this.counting) this.statements.push(query.replace(/\s+/g, ' ').trim());
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+/**
+ * 50 quizzes by 10 authors, 2 questions each. q0 is private, played in a session P attended;
+ * the others are public. Tag `small` marks q1..q5 (5 public quizzes), `mine` q0..q4 (5 quizzes
+ * P sees, one of them private); P has flags on q0..q9.
+ */
+const QUIZ_COUNT = 50;
+const AUTHORS = Array.from({ length: 10 }, (_, i) => `A${i}`);
+
+const DOCUMENT: ImportDocument = {
+  users: [
+    ...AUTHORS.map((ref) => ({
+      ref,
+      email: `${ref.toLowerCase()}@school.example`,
+      firstName: 'Author',
+      lastName: ref,
+    })),
+    { ref: 'P', email: 'p@school.example', firstName: 'Pupil', lastName: 'P' },
+  ],
+  quizzes: Array.from({ length: QUIZ_COUNT }, (_, i) => ({
+    ref: `q${i}`,
+    author: AUTHORS[i % AUTHORS.length],
+    title: `Quiz number ${i}`,
+    visibility: i === 0 ? ('private' as const) : ('public' as const),
+    survey: false,
+    tags: [
+      'all',
+      `topic${i % 3}`,
+      ...(i >= 1 && i <= 5 ? ['small'] : []),
+      ...(i <= 4 ? ['mine'] : []),
+    ],
+    questions: [
+      { title: `Question ${i}.1`, type: 'TrueFalse', goodAnswer: true },
+      {
+        title: `Question ${i}.2`,
+        type: 'MultipleChoicesOneGoodAnswer',
+        propositions: ['yes', 'no'],
+        goodAnswer: 0,
+      },
+    ],
+  })),
+  sessions: [
+    {
+      ref: 'S',
+      owner: 'A0',
+      title: 'The private one',
+      startDate: '2026-09-01 09:00:00',
+      quizzes: ['q0'],
+      attendees: [{ user: 'P' }],
+    },
+  ],
+  flags: Array.from({ length: 10 }, (_, i) => ({ user: 'P', quiz: `q${i}`, favorite: true })),
+};
+
+const BACKENDS = ['MariaDB', 'SQLite'] as const;
+
+describe.each(BACKENDS)('no N+1 on REST data set pages (%s)', (backend) => {
+  const logger = new CountingLogger();
+  let dataSource: DataSource;
+  let drop: () => Promise<void> = async () => undefined;
+  let app: TestApp;
+  let ids: IdMap;
+  const credentials = { anonymous: '', P: '' };
+
+  async function get(path: string): Promise<Record<string, unknown>> {
+    const res = await app.get(path);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(res.status).toBe(200);
+    return body;
+  }
+
+  /** Statements run by getDataSetPage of a set, with the page it returned. */
+  async function pageCost(requester: keyof typeof credentials, dataSetId: string) {
+    logger.statements = [];
+    logger.counting = true;
+    try {
+      const page = await get(`/getDataSetPage?${credentials[requester]}&dataSetId=${dataSetId}`);
+      return { page, statements: [...logger.statements] };
+    } finally {
+      logger.counting = false;
+    }
+  }
+
+  beforeAll(async () => {
+    if (backend === 'MariaDB') {
+      const db = await createTestDatabase('n_plus_one');
+      drop = db.drop;
+      dataSource = await openDatabase(db.config, { logger });
+    } else {
+      dataSource = await openDatabase(
+        {
+          dialect: 'sqlite',
+          sqlitePath: ':memory:',
+          embedded: false,
+          poolSize: 1,
+          migrateOnStart: true,
+        },
+        { logger },
+      );
+    }
+    ids = await loadData(dataSource, DOCUMENT);
+    const key = await createTestApiKey(dataSource, 'localhost');
+    credentials.anonymous = `apiKey=${key.secret}`;
+    credentials.P = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.P), key.id)}`;
+    app = await startTestApp(dataSource);
+  });
+
+  afterAll(async () => {
+    // Closing the app closes the data source.
+    await app?.close();
+    await drop();
+  });
+
+  it.each([
+    ['anonymous', 'small'],
+    ['P', 'mine'],
+  ] as const)(
+    'a page of 5 quizzes and a page of 50 cost the same statements (%s)',
+    async (requester, smallTag) => {
+      const make = async (tag: string) =>
+        String(
+          (
+            await get(
+              `/getQuizSet?${credentials[requester]}&tag=${tag}&numberOfItemsPerPage=${QUIZ_COUNT}`,
+            )
+          ).dataSetId,
+        );
+      const small = await pageCost(requester, await make(smallTag));
+      const large = await pageCost(requester, await make('all'));
+
+      const smallItems = small.page.items as Record<string, unknown>[];
+      const largeItems = large.page.items as Record<string, unknown>[];
+      expect(smallItems).toHaveLength(5);
+      // Anonymous requesters do not see the private q0.
+      expect(largeItems).toHaveLength(requester === 'anonymous' ? QUIZ_COUNT - 1 : QUIZ_COUNT);
+      // The pages are complete: authors, tags and questions of every quiz were loaded.
+      for (const item of largeItems) {
+        expect(item).toMatchObject({
+          author: { firstName: 'Author' },
+          nbQuestions: 2,
+          tags: expect.arrayContaining(['all']) as unknown,
+        });
+        expect(item.questions).toHaveLength(2);
+        if (requester === 'P') expect(typeof item.favorite).toBe('boolean');
+      }
+      if (requester === 'P') {
+        expect(smallItems.map((item) => item.id)).toContain(ids.quizzes.q0);
+        expect(largeItems.find((item) => item.id === ids.quizzes.q1)).toMatchObject({
+          favorite: true,
+        });
+      }
+
+      expect(large.statements.length).toBe(small.statements.length);
+      // A handful of batched reads, not one per quiz.
+      expect(small.statements.length).toBeLessThan(15);
+    },
+  );
+});

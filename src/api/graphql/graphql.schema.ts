@@ -1,12 +1,13 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { domainErrors } from './graphql.errors';
+import { DataSetResolver } from './resolvers/data-set.resolver';
 import { QuizResolver } from './resolvers/quiz.resolver';
 import { UserResolver } from './resolvers/user.resolver';
 import { QUESTION_OBJECT_TYPES } from './types/question.type';
 
 /** The resolvers of the GraphQL API, one per domain, over the same services as REST. */
-export const RESOLVERS = [QuizResolver, UserResolver] as const;
+export const RESOLVERS = [QuizResolver, UserResolver, DataSetResolver] as const;
 
 let schema: Promise<GraphQLSchema> | undefined;
 

@@ -1,6 +1,5 @@
 import type { RequestContext } from '../../app/request-context';
-import { Quiz } from '../../db/entities';
-import { quizReadDecision } from '../../domain/policy/access.policy';
+import { readableQuizzes } from '../quizzes/quiz.service';
 import { quizView, type QuizView } from '../quizzes/quiz.views';
 import { userView, type UserView } from '../users/user.views';
 import type { DataSetPage } from './data-set.service';
@@ -60,26 +59,7 @@ export function userItems(ctx: RequestContext, ids: readonly number[]): Promise<
  * the requester may no longer read (made private or draft since): access wins over stability.
  */
 export async function quizItems(ctx: RequestContext, ids: readonly number[]): Promise<QuizView[]> {
-  const loaded = await ctx.loaders.quizById.loadMany([...ids]);
-  const quizzes = loaded.filter((quiz): quiz is Quiz => quiz instanceof Quiz);
-  const readable = await Promise.all(
-    quizzes.map(async (quiz) => {
-      const playedInAttendedSession =
-        quiz.visibility === 'private' && ctx.requester.kind === 'user'
-          ? await ctx.loaders.attendedQuiz.load(quiz.id)
-          : false;
-      return (
-        quizReadDecision(ctx.requester, {
-          visibility: quiz.visibility,
-          authorId: quiz.authorId,
-          playedInAttendedSession,
-        }) === 'allowed'
-      );
-    }),
-  );
-  return Promise.all(
-    quizzes.filter((_quiz, index) => readable[index]).map((quiz) => quizView(ctx, quiz)),
-  );
+  return Promise.all((await readableQuizzes(ctx, ids)).map((quiz) => quizView(ctx, quiz)));
 }
 
 /** Groups with their member counts, in one statement; a group deleted since is left out. */

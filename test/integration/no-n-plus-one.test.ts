@@ -5,6 +5,7 @@ import { openDatabase } from '../../src/db/data-source';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { createTestDatabase } from '../helpers/database';
+import { graphql } from '../helpers/graphql';
 
 /** Counts the SQL statements TypeORM runs while `counting` is on. */
 class CountingLogger implements Logger {
@@ -76,7 +77,7 @@ const DOCUMENT: ImportDocument = {
 
 const BACKENDS = ['MariaDB', 'SQLite'] as const;
 
-describe.each(BACKENDS)('no N+1 on REST data set pages (%s)', (backend) => {
+describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (backend) => {
   const logger = new CountingLogger();
   let dataSource: DataSource;
   let drop: () => Promise<void> = async () => undefined;
@@ -175,6 +176,45 @@ describe.each(BACKENDS)('no N+1 on REST data set pages (%s)', (backend) => {
       expect(large.statements.length).toBe(small.statements.length);
       // A handful of batched reads, not one per quiz.
       expect(small.statements.length).toBeLessThan(15);
+    },
+  );
+
+  it.each(['anonymous', 'P'] as const)(
+    'a GraphQL page of 5 quizzes and one of 50, with authors and questions, cost the same statements (%s)',
+    async (requester) => {
+      const query = `query ($tag: String!) {
+        getQuizSet(tag: $tag, numberOfItemsPerPage: 50) {
+          totalNumberOfItems
+          items { ... on Quiz { id title favorite author { id firstName lastName } questions { position title } tags } }
+        }
+      }`;
+      const cost = async (tag: string) => {
+        logger.statements = [];
+        logger.counting = true;
+        try {
+          const { status, body } = await graphql(app.url, query, {
+            variables: { tag },
+            search: `?${credentials[requester]}`,
+          });
+          expect(status).toBe(200);
+          expect(body.errors).toBeUndefined();
+          const set = body.data?.getQuizSet as { items: Record<string, unknown>[] };
+          return { items: set.items, statements: [...logger.statements] };
+        } finally {
+          logger.counting = false;
+        }
+      };
+      const small = await cost(requester === 'anonymous' ? 'small' : 'mine');
+      const large = await cost('all');
+      expect(small.items).toHaveLength(5);
+      expect(large.items).toHaveLength(requester === 'anonymous' ? QUIZ_COUNT - 1 : QUIZ_COUNT);
+      for (const item of large.items) {
+        expect(item).toMatchObject({ author: { firstName: 'Author' } });
+        expect(item.questions).toHaveLength(2);
+      }
+      // Making the set is one statement whatever its size; reading the page is batched.
+      expect(large.statements.length).toBe(small.statements.length);
+      expect(small.statements.length).toBeLessThan(20);
     },
   );
 });

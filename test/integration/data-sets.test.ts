@@ -6,6 +6,8 @@ import { purgeExpiredDataSets } from '../../src/services/data-sets/data-set.serv
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
+import { graphql } from '../helpers/graphql';
+import { expectSetParity, SET_QUERIES, type SetOperation } from '../helpers/parity';
 
 /** 120 pupils in one session; small sessions S1 (p001..p005) and S2 (p004..p008) for set algebra. */
 const PUPILS = Array.from({ length: 120 }, (_, i) => `p${String(i + 1).padStart(3, '0')}`);
@@ -89,21 +91,33 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
   const userId = (ref: string) => ids.users[ref];
   const sessionId = (ref: string) => ids.sessions[ref];
 
+  /**
+   * The operation on REST, then on GraphQL with the same parameters and credentials, on the
+   * same instance: both must give the same outcome (expectSetParity), so every case below is
+   * asserted on both transports. GraphQL makes a set of its own where REST makes one; a page of
+   * a set made on REST is read by GraphQL as the same page. Inputs GraphQL's types cannot hold
+   * (pageIndex or numberOfItemsPerPage "x" or "1.5", operator "xor" or "", no dataSetId) are
+   * refused by Apollo itself (HTTP 400 BAD_USER_INPUT, no resolver run): expectSetParity
+   * asserts that refusal for them.
+   */
   async function call(
-    operation: string,
+    operation: SetOperation,
     requester: keyof typeof who,
     params: Record<string, string | number> = {},
     target: TestApp = app,
   ): Promise<Reply> {
-    const query = new URLSearchParams(
+    const texts = Object.fromEntries(
       Object.entries(params).map(([name, value]) => [name, String(value)]),
     );
+    const query = new URLSearchParams(texts);
     const res = await target.get(`/${operation}?${who[requester]}&${query.toString()}`);
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    const reply = { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    await expectSetParity(target.url, operation, texts, who[requester], reply);
+    return reply;
   }
 
   async function page(
-    operation: string,
+    operation: SetOperation,
     requester: keyof typeof who,
     params: Record<string, string | number> = {},
   ): Promise<Page> {
@@ -318,6 +332,8 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
       'BadParameterException',
       'dataSetId',
     );
+    // No dataSetId cannot reach the GraphQL resolver: the argument is required (ID!), so Apollo
+    // refuses the request itself (400 BAD_USER_INPUT, "was not provided"), asserted by call.
     expectError(
       await call('getDataSetPage', 'anonymous'),
       400,
@@ -343,6 +359,8 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
     }
   });
 
+  // On GraphQL, 0, 4 and -1 reach the resolver and fail alike; "x" and "1.5" are no Int, so
+  // Apollo refuses them itself (400 BAD_USER_INPUT, no resolver run), asserted by call.
   it.each(['0', '4', 'x', '1.5', '-1'])(
     'refuses pageIndex %s of a 3-page set',
     async (pageIndex) => {
@@ -380,6 +398,9 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
     );
   });
 
+  // On GraphQL, 0 and 1001 reach the resolver and fail alike; "x" and "2.5" are no Int, so
+  // Apollo refuses them itself (400 BAD_USER_INPUT, no resolver run), asserted by call. Neither
+  // transport makes a set for a refused request.
   it.each(['0', '1001', 'x', '2.5'])('refuses numberOfItemsPerPage %s', async (size) => {
     const before = await dataSource.getRepository(DataSet).count();
     expectError(
@@ -392,6 +413,40 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
       'numberOfItemsPerPage',
     );
     // A refused request makes no set.
+    expect(await dataSource.getRepository(DataSet).count()).toBe(before);
+  });
+
+  it('refuses a parameter given twice, which GraphQL cannot express', async () => {
+    const before = await dataSource.getRepository(DataSet).count();
+    const [s1, s2] = [sessionId('S1'), sessionId('S2')];
+    const res = await app.get(`/getUserSet?${who.anonymous}&sessionId=${s1}&sessionId=${s2}`);
+    const reply = { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    expectError(reply, 400, 'BadParameterException', 'sessionId');
+    expect(reply.body).toMatchObject({ operation: 'getUserSet', providedValue: `${s1},${s2}` });
+    // GraphQL has no form for it, so Apollo refuses the request itself (HTTP 400, no `data`, no
+    // resolver run): an argument named twice makes the document invalid, and a list is no ID.
+    const search = `?${who.anonymous}`;
+    const named = await graphql(
+      app.url,
+      `{ getUserSet(sessionId: "${s1}", sessionId: "${s2}") { dataSetId } }`,
+      { search },
+    );
+    expect(named.status).toBe(400);
+    expect(named.body).not.toHaveProperty('data');
+    expect(named.body.errors).toHaveLength(1);
+    expect(named.body.errors?.[0]).toMatchObject({
+      message: 'There can be only one argument named "sessionId".',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    const listed = await graphql(app.url, SET_QUERIES.getUserSet, {
+      variables: { sessionId: [s1, s2] },
+      search,
+    });
+    expect(listed.status).toBe(400);
+    expect(listed.body).not.toHaveProperty('data');
+    expect(listed.body.errors).toHaveLength(1);
+    expect(listed.body.errors?.[0]?.message).toMatch(/^Variable "\$sessionId" got invalid value /);
+    expect(listed.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(await dataSource.getRepository(DataSet).count()).toBe(before);
   });
 
@@ -471,6 +526,8 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
         'BadParameterException',
         'dataSetId2',
       );
+      // operator is the SetOperator enum on GraphQL: none of these is one of its values, so Apollo
+      // refuses them itself (400 BAD_USER_INPUT, no resolver run), asserted by call.
       for (const operator of ['xor', 'UNION', '']) {
         const reply = await call('computeDataSet', 'A', {
           dataSetId1: s1.dataSetId,

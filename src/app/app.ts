@@ -7,6 +7,8 @@ import type { RestOperation } from '../api/rest/rest-operation';
 import { restRouter } from '../api/rest/rest.router';
 import { REST_OPERATIONS } from '../api/rest/operations';
 import { webRoutes } from '../api/web/web.routes';
+import { apiCors } from '../api/cors.middleware';
+import { sdkRoutes } from '../api/web/sdk.routes';
 import { graphQLEndpoint } from '../api/graphql/graphql.routes';
 import { Errors } from '../errors';
 import { requestIdFrom, type AppDeps } from './request-context';
@@ -68,6 +70,7 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
 
   app.use(healthRoutes(deps));
   app.use(config.basePath || '/', webRoutes(deps));
+  app.use(config.basePath || '/', sdkRoutes(deps));
   app.use(
     express.json({
       limit: config.bodyLimitBytes,
@@ -75,6 +78,7 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
     }),
   );
   const graphql = await graphQLEndpoint(deps);
+  app.use(config.basePath || '/', apiCors);
   app.use(config.basePath || '/', graphql.router);
   app.use(config.basePath || '/', restRouter(deps, options.operations ?? REST_OPERATIONS));
   app.use(notFoundHandler);

@@ -19,3 +19,11 @@ export const idColumn = (options: ColumnOptions = {}): ColumnOptions => ({
   type: 'int',
   ...options,
 });
+
+/**
+ * An expiry `seconds` from now, in the whole seconds the datetime columns keep. Rounded down, so
+ * what is stored never outlives the configured lifetime (MySQL would round a fraction up).
+ */
+export function expiryIn(seconds: number, from: number = Date.now()): Date {
+  return new Date(Math.floor((from + seconds * 1000) / 1000) * 1000);
+}

@@ -103,3 +103,40 @@ describe('API key check', () => {
     await reader.destroy();
   });
 });
+
+describe('CORS for browser clients on other sites', () => {
+  it('answers preflights and lets any origin read answers (the key check still decides)', async () => {
+    const { dataSource, close } = await openTestDatabase('cors');
+    const app = await startTestApp(dataSource);
+    try {
+      for (const path of ['/getQuiz', '/graphql']) {
+        const preflight = await app.get(path, {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'https://app.school.example',
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type, x-api-key',
+          },
+        });
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+        expect(preflight.headers.get('access-control-allow-headers')).toMatch(/X-Api-Key/);
+      }
+      const key = await createTestApiKey(dataSource, 'school.example');
+      const refused = await app.get(`/getQuiz?quizId=1&apiKey=${key.secret}`, {
+        headers: { origin: 'https://evil.test' },
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+      const allowed = await app.get(`/getQuiz?quizId=1&apiKey=${key.secret}`, {
+        headers: { origin: 'https://app.school.example' },
+      });
+      // The key passed; the quiz does not exist in this database.
+      expect(allowed.status).toBe(404);
+      expect(allowed.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/);
+    } finally {
+      await app.close();
+      await close();
+    }
+  });
+});

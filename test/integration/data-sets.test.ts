@@ -169,7 +169,7 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
         `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(userId(ref)), key.id)}`;
     }
     app = await startTestApp(dataSource);
-    shortLived = await startTestApp(dataSource, { DATASET_TTL_SECONDS: '1' });
+    shortLived = await startTestApp(dataSource, { DATASET_TTL_SECONDS: '5' });
   });
 
   afterAll(async () => {
@@ -348,7 +348,19 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
     const dataSetId = String(made.body.dataSetId);
     // Made by one instance, paged by the other: sets live in the database.
     expect((await call('getDataSetPage', 'anonymous', { dataSetId })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // The instance set a 5-second lifetime; let the clock pass it.
+    const [row] = (await dataSource.query('SELECT expires_at FROM data_sets WHERE id = ?', [
+      Number(dataSetId),
+    ])) as {
+      expires_at: Date | string;
+    }[];
+    const expiresAt = new Date(
+      typeof row.expires_at === 'string' ? `${row.expires_at.replace(' ', 'T')}Z` : row.expires_at,
+    );
+    expect(expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(5000);
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now()) + 1100),
+    );
     for (const instance of [shortLived, app]) {
       expectError(
         await call('getDataSetPage', 'anonymous', { dataSetId }, instance),

@@ -18,7 +18,7 @@ describe('access token expiry', () => {
     ({ dataSource, close: closeDb } = await openTestDatabase('token_expiry'));
     await createLoginUser(dataSource, 'teacher@example.test', 'teacher-password-123');
     apiKey = (await createTestApiKey(dataSource, 'localhost')).secret;
-    app = await startTestApp(dataSource, { TOKEN_TTL_SECONDS: '2' });
+    app = await startTestApp(dataSource, { TOKEN_TTL_SECONDS: '3' });
   });
 
   afterAll(async () => {
@@ -46,14 +46,14 @@ describe('access token expiry', () => {
     );
     expect(login.res.status).toBe(303);
     const issuedAt = Date.now();
-    expect(login.issued?.expiresIn).toBe(2);
+    expect(login.issued?.expiresIn).toBe(3);
     const token = login.issued?.token ?? '';
 
     const fresh = await addQuiz(token);
     expect(fresh.status).toBe(200);
     expect(((await fresh.json()) as { title?: unknown }).title).toBe('Token check');
 
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, issuedAt + 2500 - Date.now())));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, issuedAt + 3500 - Date.now())));
     const expired = await addQuiz(token);
     expect(expired.status).toBe(401);
     const body = (await expired.json()) as { type?: unknown; operation?: unknown };

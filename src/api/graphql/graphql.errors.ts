@@ -19,6 +19,8 @@ export const domainErrors: MiddlewareFn<GraphQLContext> = async ({ context, info
   try {
     return await next();
   } catch (error) {
+    // A domain error already names its operation (a composite query runs several).
+    if (error instanceof ServiceApiError) throw error;
     const operation = rootField(info);
     const domain = toServiceApiError(error, operation, context.ctx.requestId);
     if (domain.status >= 500)

@@ -1,13 +1,19 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { domainErrors } from './graphql.errors';
+import { ComputedResultResolver } from './resolvers/computed-result.resolver';
 import { DataSetResolver } from './resolvers/data-set.resolver';
 import { QuizResolver } from './resolvers/quiz.resolver';
 import { UserResolver } from './resolvers/user.resolver';
 import { QUESTION_OBJECT_TYPES } from './types/question.type';
 
 /** The resolvers of the GraphQL API, one per domain, over the same services as REST. */
-export const RESOLVERS = [QuizResolver, UserResolver, DataSetResolver] as const;
+export const RESOLVERS = [
+  QuizResolver,
+  UserResolver,
+  DataSetResolver,
+  ComputedResultResolver,
+] as const;
 
 let schema: Promise<GraphQLSchema> | undefined;
 

@@ -175,3 +175,13 @@ export function groupScope(requester: PolicyRequester): GroupScope | undefined {
   if (requester.kind === 'anonymous') return undefined;
   return { kind: 'ownedOrMember', userId: requester.userId };
 }
+
+/** A session's title and date are shown to its owner and its attendees; its id to anyone. */
+export function seesSessionDetails(
+  requester: PolicyRequester,
+  session: { ownerId: number; requesterAttended: boolean },
+): boolean {
+  if (requester.kind === 'operator') return true;
+  if (requester.kind === 'anonymous') return false;
+  return session.ownerId === requester.userId || session.requesterAttended;
+}

@@ -1,3 +1,4 @@
+import { expiryIn } from '../../db/column-types';
 import { LessThan } from 'typeorm';
 import type { RequestContext } from '../../app/request-context';
 import { AccessToken } from '../../db/entities';
@@ -23,7 +24,7 @@ export async function issueAccessToken(
     tokenHash: hashSecret(token),
     userId,
     apiKeyId,
-    expiresAt: new Date(Date.now() + expiresIn * 1000),
+    expiresAt: expiryIn(expiresIn),
   });
   return { token, expiresIn };
 }

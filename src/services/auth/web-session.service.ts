@@ -1,3 +1,4 @@
+import { expiryIn } from '../../db/column-types';
 import type { AppDeps } from '../../app/request-context';
 import { WebSession } from '../../db/entities';
 import { hashSecret, newSecret } from '../../security/secrets';
@@ -23,7 +24,7 @@ export async function createWebSession(
     sessions.create({
       tokenHash: hashSecret(secret),
       userId,
-      expiresAt: new Date(Date.now() + ctx.config.webSessionTtlSeconds * 1000),
+      expiresAt: expiryIn(ctx.config.webSessionTtlSeconds),
     }),
   );
   return { session, secret };

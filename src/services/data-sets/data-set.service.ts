@@ -1,3 +1,4 @@
+import { expiryIn } from '../../db/column-types';
 import type { QueryRunner } from 'typeorm';
 import type { AppDeps, RequestContext } from '../../app/request-context';
 import { DataSet, type DataSetItemType } from '../../db/entities/data-set.entity';
@@ -86,7 +87,7 @@ export async function createDataSetWith(
     numberOfItemsPerPage,
     parameters: options.parameters ?? null,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + ctx.config.dataSetTtlSeconds * 1000),
+    expiresAt: expiryIn(ctx.config.dataSetTtlSeconds, now.getTime()),
   });
   return serializedOnSqlite(ctx.dataSource, async () => {
     const runner = ctx.dataSource.createQueryRunner();

@@ -4,6 +4,7 @@ import { quizView, type QuizView } from '../quizzes/quiz.views';
 import { userView, type UserView } from '../users/user.views';
 import type { DataSetPage } from './data-set.service';
 import { placeholders, toNumber } from './data-set.sql';
+import { RESULT_COLUMNS, storedResultsShape, type ResultType } from '../results/result-parameters';
 
 /**
  * The items of a page as the requester may see them, for both transports. Every read is
@@ -16,18 +17,11 @@ export interface UserGroupView {
   nbMembers: number;
 }
 
-export const RESULT_TYPES = [
-  'nbGoodAnswers',
-  'goodAnswersPercent',
-  'percentile',
-  'nbAnswers',
-  'duration',
-] as const;
-export type ResultType = (typeof RESULT_TYPES)[number];
+export { RESULT_TYPES, type ResultType } from '../results/result-parameters';
 
 /** One computed result; `shape` says which of userId / quizId / sessionId it carries. */
 export interface ComputedResultView {
-  /** Unique within its set: item_id when the maker set one, else the position. */
+  /** Unique within its set: its position. */
   id: number;
   shape: 'detailed' | 'byUser' | 'byQuiz';
   userId: number | null;
@@ -83,54 +77,21 @@ export async function userGroupItems(
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-interface ResultParameters {
-  resultTypes: ResultType[];
-  groupBy?: 'user' | 'quiz';
-}
-
 /**
- * What a result set was asked for, from data_sets.parameters: a JSON object with `resultTypes`
- * (array, default nbGoodAnswers) and `groupBy` ('user' | 'quiz'; inferred from the row when
- * absent). Anything unreadable falls back to the defaults.
+ * Computed results of the page, read by its position range, shaped by what the set was asked
+ * for (data_sets.parameters, see resultsParametersJson): the requested result types in their
+ * order, and detailed or grouped by user or quiz. Without readable parameters: nbGoodAnswers,
+ * grouping read from the row.
  */
-function resultParameters(parameters: string | null): ResultParameters {
-  let parsed: unknown;
-  try {
-    parsed = parameters ? JSON.parse(parameters) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  const object = typeof parsed === 'object' && parsed !== null ? parsed : {};
-  const types = (object as { resultTypes?: unknown }).resultTypes;
-  const groupBy = (object as { groupBy?: unknown }).groupBy;
-  const resultTypes = Array.isArray(types)
-    ? RESULT_TYPES.filter((type) => types.includes(type)).sort(
-        (a, b) => types.indexOf(a) - types.indexOf(b),
-      )
-    : [];
-  return {
-    resultTypes: resultTypes.length ? resultTypes : ['nbGoodAnswers'],
-    groupBy: groupBy === 'user' || groupBy === 'quiz' ? groupBy : undefined,
-  };
-}
-
-const RESULT_COLUMNS: Record<ResultType, string> = {
-  nbGoodAnswers: 'nb_good_answers',
-  goodAnswersPercent: 'good_answers_percent',
-  percentile: 'percentile',
-  nbAnswers: 'nb_answers',
-  duration: 'duration',
-};
-
-/** Computed results of the page, read by its position range. */
 export async function computedResultItems(
   ctx: RequestContext,
   page: Pick<DataSetPage, 'dataSetId' | 'firstPosition' | 'lastPosition' | 'parameters'>,
 ): Promise<ComputedResultView[]> {
   if (page.lastPosition < page.firstPosition) return [];
-  const { resultTypes, groupBy } = resultParameters(page.parameters);
+  const stored = storedResultsShape(page.parameters);
+  const resultTypes: ResultType[] = stored?.resultTypes ?? ['nbGoodAnswers'];
   const rows = (await ctx.dataSource.query(
-    `SELECT position, item_id, user_id, quiz_id, session_id, aggregation_function,
+    `SELECT position, user_id, quiz_id, session_id, aggregation_function,
             nb_good_answers, good_answers_percent, percentile, nb_answers, duration
        FROM data_set_items
       WHERE data_set_id = ? AND position BETWEEN ? AND ? ORDER BY position`,
@@ -142,13 +103,17 @@ export async function computedResultItems(
     const aggregationFunction =
       typeof row.aggregation_function === 'string' ? row.aggregation_function : null;
     const userId = numberOrNull(row.user_id);
-    const shape = !aggregationFunction
-      ? 'detailed'
-      : (groupBy ?? (userId !== null ? 'user' : 'quiz')) === 'user'
-        ? 'byUser'
-        : 'byQuiz';
+    const groupBy = stored
+      ? stored.groupBy
+      : aggregationFunction === null
+        ? null
+        : userId !== null
+          ? 'user'
+          : 'quiz';
+    const shape = groupBy === null ? 'detailed' : groupBy === 'user' ? 'byUser' : 'byQuiz';
     return {
-      id: numberOrNull(row.item_id) ?? toNumber(row.position),
+      // Unique within the set: its position.
+      id: toNumber(row.position),
       shape,
       userId,
       quizId: numberOrNull(row.quiz_id),

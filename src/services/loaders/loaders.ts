@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { In, type DataSource } from 'typeorm';
-import { Question, Quiz, QuizTag, User, UserQuizFlag } from '../../db/entities';
+import { Question, Quiz, QuizTag, Session, User, UserQuizFlag } from '../../db/entities';
 import type { PolicyRequester, UserFacts } from '../../domain/policy/access.policy';
 
 /**
@@ -19,6 +19,9 @@ export interface Loaders {
   flagsByQuiz: DataLoader<number, UserQuizFlag | null>;
   /** Whether the requesting user attended a session that played the quiz. */
   attendedQuiz: DataLoader<number, boolean>;
+  sessionById: DataLoader<number, Session | null>;
+  /** Whether the requesting user attended the session. */
+  attendedSession: DataLoader<number, boolean>;
 }
 
 function byId<T extends { id: number }>(ids: readonly number[], rows: T[]): (T | null)[] {
@@ -137,5 +140,30 @@ export function createLoaders(dataSource: DataSource, requester: PolicyRequester
     return ids.map((id) => played.has(id));
   });
 
-  return { userById, userFacts, quizById, questionsByQuiz, tagsByQuiz, flagsByQuiz, attendedQuiz };
+  const sessionById = new DataLoader<number, Session | null>(async (ids) =>
+    byId(ids, await dataSource.getRepository(Session).findBy({ id: In([...ids]) })),
+  );
+
+  const attendedSession = new DataLoader<number, boolean>(async (ids) => {
+    if (userId === undefined) return ids.map(() => false);
+    const attended = idSet(
+      await dataSource.query(
+        `SELECT session_id AS id FROM session_attendees WHERE user_id = ? AND session_id IN (${placeholders(ids.length)})`,
+        [userId, ...ids],
+      ),
+    );
+    return ids.map((id) => attended.has(id));
+  });
+
+  return {
+    userById,
+    userFacts,
+    quizById,
+    questionsByQuiz,
+    tagsByQuiz,
+    flagsByQuiz,
+    attendedQuiz,
+    sessionById,
+    attendedSession,
+  };
 }

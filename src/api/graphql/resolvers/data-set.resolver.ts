@@ -4,7 +4,12 @@ import {
   getPage,
   type DataSetPage,
 } from '../../../services/data-sets/data-set.service';
-import { userGroupItems, userItems } from '../../../services/data-sets/data-set.views';
+import {
+  computedResultItems,
+  userGroupItems,
+  userItems,
+} from '../../../services/data-sets/data-set.views';
+import { toComputedResultObject } from '../types/computed-result.type';
 import { getQuizSet } from '../../../services/data-sets/quiz-set.service';
 import { getUserGroupSet, getUserSet } from '../../../services/data-sets/user-set.service';
 import { readableQuizzes } from '../../../services/quizzes/quiz.service';
@@ -129,8 +134,7 @@ export class DataSetResolver {
           }),
         );
       case 'computedResult':
-        // Results get their own object type with the results operation.
-        return [];
+        return (await computedResultItems(ctx, page)).map(toComputedResultObject);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { createUnionType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Quiz } from '../../../db/entities';
 import { DATA_SET_ITEM_TYPES, type DataSetItemType } from '../../../db/entities/data-set.entity';
+import { ComputedResultObject } from './computed-result.type';
 import { QuizObject } from './quiz.type';
 import { UserType } from './user.type';
 
@@ -35,10 +36,11 @@ export class UserGroupObject {
 export const DataSetItemUnion = createUnionType({
   name: 'DataSetItem',
   description: 'An item of a data set; its type follows the set itemType.',
-  types: () => [UserType, QuizObject, UserGroupObject] as const,
+  types: () => [UserType, QuizObject, UserGroupObject, ComputedResultObject] as const,
   resolveType: (value) => {
     if (value instanceof Quiz) return QuizObject;
     if (value instanceof UserGroupObject) return UserGroupObject;
+    if (value instanceof ComputedResultObject) return ComputedResultObject;
     return UserType;
   },
 });

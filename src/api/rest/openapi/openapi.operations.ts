@@ -1,3 +1,9 @@
+import {
+  AGGREGATION_FUNCTIONS,
+  GROUP_BY,
+  INCLUDE_QUIZZES,
+  RESULT_TYPES,
+} from '../../../services/results/result-parameters';
 import type { JsonSchema } from './openapi.schemas';
 
 export interface ParameterDoc {
@@ -36,6 +42,11 @@ const pageSize: ParameterDoc = {
   description: 'page size of the set made, 1 to 1000 (default 50)',
   schema: { type: 'string', pattern: '^[0-9]+$' },
 };
+/** A comma-separated list of names from a closed set. */
+const list = (names: readonly string[]): JsonSchema => ({
+  type: 'string',
+  pattern: `^(${names.join('|')})(,(${names.join('|')}))*$`,
+});
 const COMMON_ERRORS = [400, 401, 403, 404, 413, 429, 500, 503];
 
 /** Every legacy operation, in the order of contract.md §6. */
@@ -174,6 +185,60 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'Makes the set of the groups the requester owns or belongs to and returns its first page.',
     token: 'required',
     parameters: [{ name: 'search', description: 'name prefix', schema: text }, pageSize],
+    response: 'DataSetPage',
+    errors: COMMON_ERRORS,
+  },
+  getResults: {
+    method: 'get',
+    summary:
+      "Computes the results of a user set on a quiz set (both the requester's) into a new set of computed results and returns its first page: detailed (one item per attempt) without aggregationFunctions, else one item per (user or quiz, function).",
+    token: 'for detailed results',
+    parameters: [
+      {
+        name: 'userSetId',
+        required: true,
+        description: 'a user set of the requester',
+        schema: id('data set id'),
+      },
+      {
+        name: 'quizSetId',
+        required: true,
+        description: 'a quiz set of the requester',
+        schema: id('data set id'),
+      },
+      {
+        name: 'resultTypes',
+        description: `comma-separated: ${RESULT_TYPES.join(', ')} (default nbGoodAnswers)`,
+        schema: list(RESULT_TYPES),
+      },
+      {
+        name: 'aggregationFunctions',
+        description: `comma-separated: ${AGGREGATION_FUNCTIONS.join(', ')}; needs groupBy. Without it, detailed results (an access token is needed)`,
+        schema: list(AGGREGATION_FUNCTIONS),
+      },
+      {
+        name: 'groupBy',
+        description: 'user or quiz; required with aggregationFunctions, refused without',
+        schema: { enum: [...GROUP_BY] },
+      },
+      {
+        name: 'sessionIds',
+        description: 'comma-separated session ids: only answers of these sessions count',
+        schema: { type: 'string', pattern: '^[0-9]+(,[0-9]+)*$' },
+      },
+      {
+        name: 'sessionId',
+        description: 'one session: only its answers count (not with sessionIds)',
+        schema: id('session id'),
+      },
+      {
+        name: 'includeQuizzes',
+        description:
+          'answered (default) or all: all adds a zero attempt (sessionId null) for each (user, quiz) pair without an attempt',
+        schema: { enum: [...INCLUDE_QUIZZES] },
+      },
+      pageSize,
+    ],
     response: 'DataSetPage',
     errors: COMMON_ERRORS,
   },

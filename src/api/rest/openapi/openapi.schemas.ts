@@ -2,6 +2,7 @@ import { QUESTION_TYPES } from '../../../domain/questions/question-types';
 import { MEDIA_TYPES } from '../../../db/entities/question.entity';
 import { QUIZ_VISIBILITIES } from '../../../db/entities/quiz.entity';
 import { ERROR_TABLE } from '../../../errors';
+import { AGGREGATION_FUNCTIONS, RESULT_TYPES } from '../../../services/results/result-parameters';
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses it) of the legacy wire shapes. */
 export type JsonSchema = Record<string, unknown>;
@@ -42,6 +43,26 @@ const propositions: JsonSchema = {
   maxItems: 10,
 };
 const tolerance: JsonSchema = { enum: [0, 5, 20, 30] };
+
+/** One number per requested result type; aggregated values are null for a group without attempts. */
+function resultValues(nullable: boolean): Record<string, JsonSchema> {
+  const value: JsonSchema = { type: nullable ? ['number', 'null'] : 'number', minimum: 0 };
+  return Object.fromEntries(RESULT_TYPES.map((type) => [type, value]));
+}
+
+/** A shape of ComputedResult: its fixed fields, and at least one result type. */
+function computedResult(
+  title: string,
+  fields: Record<string, JsonSchema>,
+  nullable: boolean,
+): JsonSchema {
+  const required = Object.keys(fields);
+  return {
+    title,
+    ...object({ id: idString, ...fields, ...resultValues(nullable) }, ['id', ...required]),
+    minProperties: required.length + 2,
+  };
+}
 
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Exception: object(
@@ -133,6 +154,31 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     { id: idString, name: { type: 'string' }, nbMembers: { type: 'integer', minimum: 0 } },
     ['id', 'name', 'nbMembers'],
   ),
+  ComputedResult: {
+    oneOf: [
+      computedResult(
+        'detailed',
+        {
+          userId: idString,
+          quizId: idString,
+          sessionId: { ...idString, type: ['string', 'null'] },
+        },
+        false,
+      ),
+      computedResult(
+        'grouped by user',
+        { userId: idString, aggregationFunction: { enum: [...AGGREGATION_FUNCTIONS] } },
+        true,
+      ),
+      computedResult(
+        'grouped by quiz',
+        { quizId: idString, aggregationFunction: { enum: [...AGGREGATION_FUNCTIONS] } },
+        true,
+      ),
+    ],
+    description:
+      'One attempt (detailed; sessionId null for a zero attempt of includeQuizzes=all) or one aggregation function over a user or a quiz, with one number per requested result type, rounded to 2 decimals. `id` is unique within its set.',
+  },
   ItemAttribute: object(
     {
       itemType: { enum: ['user', 'quiz'] },
@@ -168,7 +214,10 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       { properties: { itemType: { const: 'quiz' }, items: { items: ref('Quiz') } } },
       { properties: { itemType: { const: 'userGroup' }, items: { items: ref('UserGroup') } } },
       {
-        properties: { itemType: { const: 'computedResult' }, items: { items: { type: 'object' } } },
+        properties: {
+          itemType: { const: 'computedResult' },
+          items: { items: ref('ComputedResult') },
+        },
       },
     ],
   },

@@ -1,0 +1,22 @@
+import type { RequestHandler } from 'express';
+
+const ALLOWED_HEADERS =
+  'Content-Type, X-Api-Key, Authorization, X-Request-Id, Apollo-Require-Preflight';
+
+/**
+ * Browser clients on other sites call the API directly (their API key is bound to their host,
+ * which the key check reads from Origin). Credentials travel as parameters or headers, never as
+ * cookies, so any origin may read the answers; preflights are answered here.
+ */
+export const apiCors: RequestHandler = (req, res, next) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Allow');
+  if (req.method === 'OPTIONS' && req.get('access-control-request-method')) {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
+    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+    return;
+  }
+  next();
+};

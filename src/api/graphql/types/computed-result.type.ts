@@ -1,0 +1,106 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import {
+  AGGREGATION_FUNCTIONS,
+  GROUP_BY,
+  INCLUDE_QUIZZES,
+  RESULT_TYPES,
+} from '../../../services/results/result-parameters';
+import type { ComputedResultView } from '../../../services/data-sets/data-set.views';
+import { QuizObject } from './quiz.type';
+import { UserType } from './user.type';
+
+const enumOf = <T extends string>(values: readonly T[]) =>
+  Object.fromEntries(values.map((value) => [value, value])) as Record<T, T>;
+
+export const ResultTypeEnum = enumOf(RESULT_TYPES);
+registerEnumType(ResultTypeEnum, { name: 'ResultType' });
+export const AggregationFunctionEnum = enumOf(AGGREGATION_FUNCTIONS);
+registerEnumType(AggregationFunctionEnum, { name: 'AggregationFunction' });
+export const GroupByEnum = enumOf(GROUP_BY);
+registerEnumType(GroupByEnum, { name: 'GroupBy' });
+export const IncludeQuizzesEnum = enumOf(INCLUDE_QUIZZES);
+registerEnumType(IncludeQuizzesEnum, { name: 'IncludeQuizzes' });
+
+@ObjectType('Session', {
+  description: 'A classroom session; title and date for its owner and attendees only.',
+})
+export class SessionObject {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true })
+  title!: string | null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  startDate!: Date | null;
+}
+
+/** A computed result; the numbers asked for are set, the others null (contract.md §4, §7). */
+@ObjectType('ComputedResult')
+export class ComputedResultObject {
+  @Field(() => ID, { description: 'Unique within its data set.' })
+  id!: string;
+
+  @Field(() => ID, { nullable: true })
+  userId!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  quizId!: string | null;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: 'null for the zero attempts of includeQuizzes=all',
+  })
+  sessionId!: string | null;
+
+  @Field(() => AggregationFunctionEnum, { nullable: true })
+  aggregationFunction!: string | null;
+
+  @Field(() => Float, { nullable: true })
+  nbGoodAnswers!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  goodAnswersPercent!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  percentile!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  nbAnswers!: number | null;
+
+  @Field(() => Float, { nullable: true })
+  duration!: number | null;
+
+  @Field(() => UserType, { nullable: true })
+  user!: UserType | null;
+
+  @Field(() => QuizObject, {
+    nullable: true,
+    description: 'null where the requester may not read the quiz',
+  })
+  quiz!: QuizObject | null;
+
+  @Field(() => SessionObject, { nullable: true })
+  session!: SessionObject | null;
+}
+
+const id = (value: number | null) => (value === null ? null : String(value));
+
+/** The view as the GraphQL object; user, quiz and session are resolved on demand. */
+export function toComputedResultObject(view: ComputedResultView): ComputedResultObject {
+  const result: ComputedResultObject = Object.assign(new ComputedResultObject(), {
+    id: String(view.id),
+    userId: id(view.userId),
+    quizId: id(view.quizId),
+    sessionId: id(view.sessionId),
+    aggregationFunction: view.aggregationFunction,
+    nbGoodAnswers: null,
+    goodAnswersPercent: null,
+    percentile: null,
+    nbAnswers: null,
+    duration: null,
+  });
+  for (const { type, value } of view.values) result[type] = value;
+  return result;
+}

@@ -1,0 +1,287 @@
+/**
+ * The script of the demo page (bundled to demo-page.js). It uses the SDK as a page would: the
+ * global `QuizApi` of the served browser build, never an import, so it shows the SDK as shipped.
+ */
+import type * as QuizApiModule from '../../../client';
+import type { DataSet, Quiz, User, UserAggregateResult } from '../../../client';
+
+declare const QuizApi: typeof QuizApiModule;
+
+/**
+ * The token carries no user id and the contract has no "who am I", so the page lists every quiz
+ * the requester may see (any creation date): public ones, and once logged in also the user's own
+ * quizzes of any visibility and the private ones played in their sessions.
+ */
+const ALL_TIME = { from: '1000-01-01', to: '9999-12-30' } as const;
+const QUIZZES_PER_PAGE = 20;
+
+function byId<T extends HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`the demo page has no #${id}`);
+  return element as T;
+}
+
+function textCell(row: HTMLTableRowElement, text: string, className?: string): HTMLElement {
+  const cell = row.insertCell();
+  cell.textContent = text;
+  if (className) cell.className = className;
+  return cell;
+}
+
+function userName(user: User | undefined, id: string): string {
+  if (user?.firstName !== undefined || user?.lastName !== undefined) {
+    return `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
+  }
+  return `User ${id}`;
+}
+
+function formatNumber(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : String(Math.round(value * 100) / 100);
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svgElement(name: string, attributes: Record<string, string | number>): SVGElement {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  return element;
+}
+
+/** A horizontal bar chart (0 to 100 %) drawn as inline SVG: one bar per attendee. */
+function barChart(bars: readonly { label: string; value: number }[]): SVGElement {
+  const labelWidth = 160;
+  const plotWidth = 400;
+  const barHeight = 22;
+  const top = 20;
+  const height = top + bars.length * barHeight + 8;
+  const svg = svgElement('svg', {
+    viewBox: `0 0 ${labelWidth + plotWidth + 60} ${height}`,
+    role: 'img',
+    'aria-label': 'Average percentage of good answers per attendee',
+  });
+  for (const tick of [0, 25, 50, 75, 100]) {
+    const x = labelWidth + (plotWidth * tick) / 100;
+    svg.append(svgElement('line', { x1: x, x2: x, y1: top - 4, y2: height - 8, class: 'grid' }));
+    const label = svgElement('text', { x, y: 12, 'text-anchor': 'middle', class: 'chart-value' });
+    label.textContent = `${tick}%`;
+    svg.append(label);
+  }
+  bars.forEach((bar, index) => {
+    const y = top + index * barHeight;
+    const name = svgElement('text', { x: labelWidth - 8, y: y + 15, 'text-anchor': 'end' });
+    name.setAttribute('class', 'chart-label');
+    name.textContent = bar.label;
+    const width = (plotWidth * Math.max(0, Math.min(100, bar.value))) / 100;
+    const rect = svgElement('rect', {
+      x: labelWidth,
+      y: y + 3,
+      width: Math.max(width, 1),
+      height: barHeight - 6,
+      class: 'bar',
+    });
+    const title = svgElement('title', {});
+    title.textContent = `${bar.label}: ${formatNumber(bar.value)}%`;
+    rect.append(title);
+    const value = svgElement('text', {
+      x: labelWidth + width + 6,
+      y: y + 15,
+      class: 'chart-value',
+    });
+    value.textContent = `${formatNumber(bar.value)}%`;
+    svg.append(name, rect, value);
+  });
+  return svg;
+}
+
+function start(): void {
+  QuizApi.storeAccessTokenFromUrl();
+  const pageUrl = new URL(location.href);
+  const apiKey = pageUrl.searchParams.get('apiKey');
+  const loginButton = byId<HTMLButtonElement>('login-button');
+  const loginState = byId('login-state');
+  const errorBox = byId('error');
+  if (!apiKey) {
+    loginState.textContent = 'No API key yet.';
+    byId('api-key-form').hidden = false;
+    return;
+  }
+  byId('app').hidden = false;
+
+  // The page is served at {base}/demo/: the operations are at {base}/<operation>.
+  const baseUrl = new URL('..', location.href).href;
+  const client = new QuizApi.QuizApiClient({ baseUrl, apiKey });
+
+  const showError = (message: string | undefined): void => {
+    errorBox.textContent = message ?? '';
+    errorBox.hidden = message === undefined;
+  };
+
+  /** A refused token (expired or revoked on the service) is wiped: the page shows the logged-out state. */
+  const failed = (error: unknown): void => {
+    if (
+      error instanceof QuizApi.UnauthorizedOperationException &&
+      error.status === 401 &&
+      client.accessToken !== undefined
+    ) {
+      showError('Your login has ended; log in again to see your quizzes.');
+      QuizApi.wipeAccessToken();
+      return;
+    }
+    showError(error instanceof Error ? error.message : String(error));
+  };
+
+  // Quizzes: the first page of the set, then one more page per click.
+  const quizRows = byId<HTMLTableSectionElement>('quiz-rows');
+  const quizSummary = byId('quizzes-summary');
+  const moreQuizzes = byId<HTMLButtonElement>('quizzes-more');
+  let quizRun = 0;
+  let quizSet: DataSet<Quiz> | undefined;
+
+  const showQuizzes = (set: DataSet<Quiz>): void => {
+    quizSet = set;
+    for (const quiz of set.items) {
+      const row = quizRows.insertRow();
+      row.dataset.quizId = quiz.id;
+      textCell(row, quiz.title);
+      const badge = document.createElement('span');
+      badge.className = `badge ${quiz.visibility}`;
+      badge.textContent = quiz.visibility;
+      row.insertCell().append(badge);
+      textCell(row, quiz.tags.join(', '));
+      textCell(row, String(quiz.nbQuestions), 'number');
+      textCell(row, userName(quiz.author, quiz.author.id));
+      textCell(row, quiz.creationDate.toISOString().slice(0, 10));
+    }
+    const shown = quizRows.rows.length;
+    quizSummary.textContent =
+      set.totalNumberOfItems === 0
+        ? 'No quiz to show.'
+        : `${shown} of ${set.totalNumberOfItems} quizzes, by id.`;
+    moreQuizzes.hidden = !set.hasNextPage;
+  };
+
+  const loadQuizzes = async (): Promise<void> => {
+    const run = ++quizRun;
+    quizRows.replaceChildren();
+    quizSummary.textContent = 'Loading…';
+    moreQuizzes.hidden = true;
+    try {
+      const set = await client.getQuizSet({
+        creationDate: ALL_TIME,
+        numberOfItemsPerPage: QUIZZES_PER_PAGE,
+      });
+      if (run === quizRun) showQuizzes(set);
+    } catch (error) {
+      if (run === quizRun) failed(error);
+    }
+  };
+
+  moreQuizzes.addEventListener('click', () => {
+    const run = quizRun;
+    void quizSet
+      ?.nextPage()
+      .then((next) => {
+        if (next && run === quizRun) showQuizzes(next);
+      })
+      .catch(failed);
+  });
+
+  // Results: average good answers per attendee of the chosen session, as a table and a chart.
+  const resultsForm = byId<HTMLFormElement>('results-form');
+  const sessionInput = byId<HTMLInputElement>('session-id');
+  const resultsMessage = byId('results-message');
+  const results = byId('results');
+  const resultRows = byId<HTMLTableSectionElement>('result-rows');
+  const chart = byId('results-chart');
+  let resultRun = 0;
+
+  const loadResults = async (sessionId: string): Promise<void> => {
+    const run = ++resultRun;
+    results.hidden = true;
+    resultRows.replaceChildren();
+    chart.replaceChildren();
+    resultsMessage.textContent = `Computing the results of session ${sessionId}…`;
+    try {
+      const users = await client.getUserSet({ sessionId });
+      const quizzes = await client.getQuizSet({ sessionId });
+      if (users.totalNumberOfItems === 0 || quizzes.totalNumberOfItems === 0) {
+        if (run === resultRun) {
+          resultsMessage.textContent = `Session ${sessionId} has no attendee or no quiz you can see.`;
+        }
+        return;
+      }
+      const set = await client.getResults({
+        userSetId: users,
+        quizSetId: quizzes,
+        sessionId,
+        resultTypes: ['nbGoodAnswers', 'goodAnswersPercent'],
+        aggregationFunctions: ['average'],
+        groupBy: 'user',
+      });
+      const [rows, attendees] = await Promise.all([set.toArray(), users.toArray()]);
+      if (run !== resultRun) return;
+      const names = new Map(attendees.map((user) => [user.id, userName(user, user.id)]));
+      const answered = rows.filter(
+        (row): row is UserAggregateResult & { goodAnswersPercent: number } =>
+          typeof row.goodAnswersPercent === 'number',
+      );
+      if (answered.length === 0) {
+        resultsMessage.textContent = `No results yet for session ${sessionId}.`;
+        return;
+      }
+      for (const result of rows) {
+        const row = resultRows.insertRow();
+        row.dataset.userId = result.userId;
+        textCell(row, names.get(result.userId) ?? `User ${result.userId}`);
+        textCell(row, formatNumber(result.nbGoodAnswers), 'number');
+        textCell(row, formatNumber(result.goodAnswersPercent), 'number');
+      }
+      chart.append(
+        barChart(
+          answered.map((result) => ({
+            label: names.get(result.userId) ?? `User ${result.userId}`,
+            value: result.goodAnswersPercent,
+          })),
+        ),
+      );
+      resultsMessage.textContent = `Session ${sessionId}: ${answered.length} of ${rows.length} attendees answered.`;
+      results.hidden = false;
+    } catch (error) {
+      if (run !== resultRun) return;
+      if (error instanceof QuizApi.UnsupportedRequestException && error.status === 404) {
+        resultsMessage.textContent = 'This service does not compute results yet (no getResults).';
+        return;
+      }
+      resultsMessage.textContent = '';
+      failed(error);
+    }
+  };
+
+  resultsForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const sessionId = sessionInput.value.trim();
+    if (sessionId !== '') void loadResults(sessionId);
+  });
+
+  // A link may choose the session: ?sessionId=… (kept through the login redirect).
+  sessionInput.value = pageUrl.searchParams.get('sessionId') ?? '';
+
+  // The login button decides what the page shows: it calls back once now and on every change.
+  client.setLoginButton('login-button', {
+    onChange: (loggedIn) => {
+      showError(undefined);
+      const stored = QuizApi.getStoredAccessToken();
+      loginState.textContent =
+        loggedIn && stored
+          ? `Logged in until ${new Date(stored.expiresAt).toLocaleString()}: your own and shared quizzes are listed too.`
+          : 'Not logged in: only public quizzes are listed.';
+      loginState.dataset.loggedIn = String(loggedIn);
+      void loadQuizzes();
+      const sessionId = sessionInput.value.trim();
+      if (sessionId !== '') void loadResults(sessionId);
+    },
+  });
+  loginButton.disabled = false;
+}
+
+start();

@@ -1,0 +1,36 @@
+/**
+ * The JavaScript client of the quiz API (spec §1, §5.4). It depends on nothing outside this
+ * folder and runs in browsers and in Node 20 (global fetch); the browser build exposes this
+ * module as the global `QuizApi`.
+ */
+export * from './types';
+export * from './errors';
+export { DataSet, type DataSetSource } from './data-set';
+export {
+  QuizApiClient,
+  formatWireDate,
+  parseWireDate,
+  type AccessTokenProvider,
+  type FetchFunction,
+  type ParameterValue,
+  type QuizApiClientOptions,
+  type RequestOptions,
+  type RequestParameters,
+} from './quiz-api-client';
+export {
+  ACCESS_TOKEN_CHANGE_EVENT,
+  ACCESS_TOKEN_STORAGE_KEY,
+  LOGIN_PAGE_PATH,
+  authenticate,
+  getAccessToken,
+  getStoredAccessToken,
+  loginPageUrl,
+  parseAccessTokenParameter,
+  setLoginButton,
+  storeAccessTokenFromUrl,
+  wipeAccessToken,
+  type LoginButton,
+  type LoginButtonOptions,
+  type LoginTarget,
+  type StoredAccessToken,
+} from './auth-helpers';

@@ -1,0 +1,336 @@
+import {
+  authenticate,
+  getAccessToken,
+  setLoginButton,
+  type LoginButton,
+  type LoginButtonOptions,
+} from './auth-helpers';
+import { DataSet, type DataSetSource } from './data-set';
+import { exceptionFromResponse, TransportException } from './errors';
+import type {
+  AddQuizParams,
+  AttributeValue,
+  ComputeDataSetParams,
+  DataSetItem,
+  DataSetPage,
+  DataSetRef,
+  DateIntervalParam,
+  DateValue,
+  GetDataSetPageParams,
+  GetQuizAttributeParams,
+  GetQuizParams,
+  GetQuizSetParams,
+  GetResultsParams,
+  GetUserAttributeParams,
+  GetUserGroupSetParams,
+  GetUserParams,
+  GetUserSetParams,
+  ItemAttribute,
+  Quiz,
+  ResultOf,
+  User,
+  UserGroup,
+} from './types';
+
+/** The fetch the client calls; the global one unless a test or a runtime gives another. */
+export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Gives the token for each request (undefined: anonymous). */
+export type AccessTokenProvider = () => string | undefined;
+
+export interface QuizApiClientOptions {
+  /** The service's base URL, e.g. `https://quiz.example.org/api` (a path alone works in a page). */
+  baseUrl: string;
+  /** Added to every request. */
+  apiKey: string;
+  /**
+   * The access token added to every request, or a function giving it. By default the token the
+   * login helpers stored in this browser (none outside a browser).
+   */
+  accessToken?: string | AccessTokenProvider;
+  fetch?: FetchFunction;
+}
+
+/** A query parameter value; lists are sent comma-separated, dates as `YYYY-MM-DD hh:mm:ss` UTC. */
+export type ParameterValue = string | number | boolean | Date | readonly (string | number)[];
+
+export type RequestParameters = Readonly<Record<string, ParameterValue | undefined>>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  /** A JSON body whose fields are parameters (POST). */
+  body?: Readonly<Record<string, unknown>>;
+}
+
+// The JSON the service sends, before dates are parsed.
+type WireQuiz = Omit<Quiz, 'creationDate' | 'lastChangeDate'> & {
+  creationDate: string;
+  lastChangeDate: string;
+};
+type WireItem = User | WireQuiz | UserGroup | Record<string, unknown>;
+type WirePage = Omit<DataSetPage, 'items'> & { items: WireItem[] };
+type WireAttribute = Omit<ItemAttribute, 'itemValue'> & { itemValue: unknown };
+
+/** Attributes whose value is a datetime. */
+const DATE_ATTRIBUTES: ReadonlySet<string> = new Set(['creationDate', 'lastChangeDate']);
+
+/** `YYYY-MM-DD hh:mm:ss` (UTC on the wire) as a Date. */
+export function parseWireDate(text: string): Date {
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  if (!match) throw new TypeError(`not a datetime of the quiz API: ${JSON.stringify(text)}`);
+  const [year, month, day, hours, minutes, seconds] = match.slice(1).map(Number);
+  return new Date(Date.UTC(year, month - 1, day, hours, minutes, seconds));
+}
+
+/** A Date as the service reads datetimes: `YYYY-MM-DD hh:mm:ss` in UTC. */
+export function formatWireDate(date: Date): string {
+  return date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+function dateText(value: DateValue): string {
+  return value instanceof Date ? formatWireDate(value) : value;
+}
+
+/** `start,end` or one value (contract.md §1). */
+function dateInterval(value: DateIntervalParam | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' || value instanceof Date) return dateText(value);
+  return value.to === undefined
+    ? dateText(value.from)
+    : `${dateText(value.from)},${dateText(value.to)}`;
+}
+
+function setId(ref: DataSetRef | undefined): string | undefined {
+  if (ref === undefined) return undefined;
+  return typeof ref === 'object' ? ref.dataSetId : String(ref);
+}
+
+function parseQuiz(quiz: WireQuiz): Quiz {
+  return {
+    ...quiz,
+    creationDate: parseWireDate(quiz.creationDate),
+    lastChangeDate: parseWireDate(quiz.lastChangeDate),
+  };
+}
+
+function parseItem(itemType: DataSetPage['itemType'], item: WireItem): DataSetItem {
+  // Only quizzes carry datetimes; users, groups and results are plain JSON already.
+  return itemType === 'quiz' ? parseQuiz(item as WireQuiz) : (item as DataSetItem);
+}
+
+function queryString(params: RequestParameters): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if (value instanceof Date) query.set(name, formatWireDate(value));
+    else if (Array.isArray(value)) query.set(name, value.join(','));
+    else query.set(name, String(value));
+  }
+  return query.toString();
+}
+
+/**
+ * The typed client of the quiz API: one method per operation, each taking a parameter object and
+ * resolving to parsed objects (datetimes as Date, data sets as DataSet). The API key, and the
+ * access token when there is one, go with every request. A failure is thrown as the contract's
+ * exception class (see errors.ts), or TransportException when no contract answer came.
+ */
+export class QuizApiClient implements DataSetSource {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  private tokenProvider: AccessTokenProvider;
+  private readonly fetchFunction: FetchFunction;
+
+  constructor(options: QuizApiClientOptions) {
+    if (!options.apiKey) throw new TypeError('QuizApiClient: apiKey is required');
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.tokenProvider = QuizApiClient.provider(options.accessToken);
+    // Called as a plain function: browsers refuse fetch called as a method of another object.
+    this.fetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  private static provider(token: string | AccessTokenProvider | undefined): AccessTokenProvider {
+    if (typeof token === 'function') return token;
+    if (typeof token === 'string') return () => token;
+    return getAccessToken;
+  }
+
+  /** The token the next request will carry. */
+  get accessToken(): string | undefined {
+    return this.tokenProvider() || undefined;
+  }
+
+  /** Replaces the token (a value or a provider); undefined goes back to the stored one. */
+  setAccessToken(token: string | AccessTokenProvider | undefined): void {
+    this.tokenProvider = QuizApiClient.provider(token);
+  }
+
+  /** Sends the browser to the login page (helpers, spec §5.4). */
+  authenticate(redirectURL?: string): void {
+    authenticate(this, redirectURL);
+  }
+
+  /** Binds a login / logout button (helpers, spec §5.4). */
+  setLoginButton(elementId: string, options?: LoginButtonOptions): LoginButton {
+    return setLoginButton(elementId, this, options);
+  }
+
+  getQuiz(params: GetQuizParams): Promise<Quiz> {
+    return this.request<WireQuiz>('getQuiz', { quizId: params.quizId }).then(parseQuiz);
+  }
+
+  /** Adds a quiz to the account of the token's user (a token is required). */
+  addQuiz(params: AddQuizParams): Promise<Quiz> {
+    return this.request<WireQuiz>(
+      'addQuiz',
+      {},
+      { method: 'POST', body: { quiz: params.quiz } },
+    ).then(parseQuiz);
+  }
+
+  getQuizSet(params: GetQuizSetParams): Promise<DataSet<Quiz>> {
+    return this.dataSet<Quiz>('getQuizSet', {
+      ...params,
+      creationDate: dateInterval(params.creationDate),
+      modificationDate: dateInterval(params.modificationDate),
+    });
+  }
+
+  getQuizAttribute(params: GetQuizAttributeParams): Promise<ItemAttribute> {
+    return this.attribute('getQuizAttribute', {
+      quizId: params.quizId,
+      attributeName: params.attributeName,
+    });
+  }
+
+  getUser(params: GetUserParams): Promise<User> {
+    return this.request<User>('getUser', { userId: params.userId });
+  }
+
+  /** Needs an access token. */
+  getUserAttribute(params: GetUserAttributeParams): Promise<ItemAttribute> {
+    return this.attribute('getUserAttribute', {
+      userId: params.userId,
+      attributeName: params.attributeName,
+    });
+  }
+
+  getUserSet(params: GetUserSetParams): Promise<DataSet<User>> {
+    return this.dataSet<User>('getUserSet', {
+      ...params,
+      userGroupSetId: setId(params.userGroupSetId),
+    });
+  }
+
+  /** The groups the requester owns or belongs to (needs an access token). */
+  getUserGroupSet(params: GetUserGroupSetParams = {}): Promise<DataSet<UserGroup>> {
+    return this.dataSet<UserGroup>('getUserGroupSet', { ...params });
+  }
+
+  /**
+   * Results of a user set on a quiz set (contract.md §7): detailed (one item per attempt, needs a
+   * token) or, with aggregationFunctions and groupBy, one item per (group, function).
+   */
+  getResults<P extends GetResultsParams>(params: P): Promise<DataSet<ResultOf<P>>> {
+    return this.dataSet<ResultOf<P>>('getResults', {
+      userSetId: setId(params.userSetId),
+      quizSetId: setId(params.quizSetId),
+      resultTypes: params.resultTypes,
+      aggregationFunctions: params.aggregationFunctions,
+      groupBy: params.groupBy,
+      sessionIds: params.sessionIds,
+      sessionId: params.sessionId,
+      includeQuizzes: params.includeQuizzes,
+      numberOfItemsPerPage: params.numberOfItemsPerPage,
+    });
+  }
+
+  getDataSetPage(params: GetDataSetPageParams): Promise<DataSet> {
+    return this.dataSet('getDataSetPage', {
+      dataSetId: setId(params.dataSetId),
+      pageIndex: params.pageIndex,
+    });
+  }
+
+  /** A new set from two of the requester's sets of the same item type. */
+  computeDataSet(params: ComputeDataSetParams): Promise<DataSet> {
+    return this.dataSet('computeDataSet', {
+      dataSetId1: setId(params.dataSetId1),
+      dataSetId2: setId(params.dataSetId2),
+      operator: params.operator,
+      numberOfItemsPerPage: params.numberOfItemsPerPage,
+    });
+  }
+
+  /**
+   * One request to `{baseUrl}/{operation}` with the credentials added; resolves to the parsed
+   * JSON. The typed methods are built on it; it also reaches operations this client predates.
+   */
+  async request<T = unknown>(
+    operation: string,
+    params: RequestParameters = {},
+    options: RequestOptions = {},
+  ): Promise<T> {
+    const query = queryString({
+      ...params,
+      apiKey: this.apiKey,
+      accessToken: this.accessToken,
+    });
+    const url = `${this.baseUrl}/${encodeURIComponent(operation)}?${query}`;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.fetchFunction(url, {
+        method: options.method ?? 'GET',
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+    } catch (error) {
+      throw new TransportException(
+        operation,
+        `${operation}: the request did not reach the service`,
+        undefined,
+        error,
+      );
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) throw exceptionFromResponse(operation, response.status, body);
+    if (body === undefined) {
+      throw new TransportException(
+        operation,
+        `${operation}: the service answered HTTP ${response.status} without JSON`,
+        response.status,
+      );
+    }
+    return body as T;
+  }
+
+  private async dataSet<T extends DataSetItem = DataSetItem>(
+    operation: string,
+    params: RequestParameters,
+  ): Promise<DataSet<T>> {
+    const page = await this.request<WirePage>(operation, params);
+    const items = page.items.map((item) => parseItem(page.itemType, item) as T);
+    return new DataSet<T>(this, { ...page, items });
+  }
+
+  private async attribute(operation: string, params: RequestParameters): Promise<ItemAttribute> {
+    const attribute = await this.request<WireAttribute>(operation, params);
+    const { itemValue } = attribute;
+    const value =
+      attribute.itemType === 'quiz' &&
+      DATE_ATTRIBUTES.has(attribute.itemName) &&
+      typeof itemValue === 'string'
+        ? parseWireDate(itemValue)
+        : (itemValue as AttributeValue);
+    return { ...attribute, itemValue: value };
+  }
+}

@@ -1,0 +1,289 @@
+/**
+ * The shapes of the quiz API as the client returns them (contract.md §4): the wire JSON with
+ * datetimes parsed into Date objects. Identifiers stay strings, as on the wire.
+ */
+
+/** An identifier as the client accepts it; the service answers with strings. */
+export type Id = string | number;
+
+export type QuizVisibility = 'public' | 'private' | 'draft';
+
+export type MediaType = 'video' | 'youtube' | 'image' | 'sound' | 'document';
+
+export interface Media {
+  type: MediaType;
+  url: string;
+}
+
+interface QuestionBase {
+  title: string;
+  media?: Media;
+}
+
+export interface MultipleChoicesOneGoodAnswerQuestion extends QuestionBase {
+  type: 'MultipleChoicesOneGoodAnswer';
+  propositions: string[];
+  /** Index into propositions; shown only to the quiz's author. */
+  goodAnswer?: number;
+}
+
+export interface MultipleChoicesSeveralGoodAnswersQuestion extends QuestionBase {
+  type: 'MultipleChoicesSeveralGoodAnswers';
+  propositions: string[];
+  goodAnswer?: number[];
+}
+
+export interface TrueFalseQuestion extends QuestionBase {
+  type: 'TrueFalse';
+  goodAnswer?: boolean;
+}
+
+export type Tolerance = 0 | 5 | 20 | 30;
+
+export interface FreeAnswerTextQuestion extends QuestionBase {
+  type: 'FreeAnswerText';
+  tolerance?: Tolerance;
+  caseSensitive: boolean;
+  goodAnswer?: string;
+}
+
+export interface FreeAnswerNumberQuestion extends QuestionBase {
+  type: 'FreeAnswerNumber';
+  tolerance?: Tolerance;
+  goodAnswer?: number;
+}
+
+export type Question =
+  | MultipleChoicesOneGoodAnswerQuestion
+  | MultipleChoicesSeveralGoodAnswersQuestion
+  | TrueFalseQuestion
+  | FreeAnswerTextQuestion
+  | FreeAnswerNumberQuestion;
+
+export type QuestionType = Question['type'];
+
+/** firstName, lastName and pictureURL are present only where the requester may see them. */
+export interface User {
+  id: string;
+  firstName?: string;
+  lastName?: string;
+  pictureURL?: string | null;
+}
+
+export interface Quiz {
+  id: string;
+  title: string;
+  visibility: QuizVisibility;
+  survey: boolean;
+  tags: string[];
+  creationDate: Date;
+  lastChangeDate: Date;
+  author: User;
+  nbQuestions: number;
+  questions: Question[];
+  /** The next three are present for an authenticated requester only. */
+  defaultDuration?: string;
+  imported?: boolean;
+  favorite?: boolean;
+}
+
+export interface UserGroup {
+  id: string;
+  name: string;
+  nbMembers: number;
+}
+
+export type ResultType =
+  'nbGoodAnswers' | 'goodAnswersPercent' | 'percentile' | 'nbAnswers' | 'duration';
+
+export type AggregationFunction = 'min' | 'max' | 'average' | 'median' | 'stddev' | 'count';
+
+export type GroupBy = 'user' | 'quiz';
+
+export type IncludeQuizzes = 'answered' | 'all';
+
+/** One number per requested result type; null where there was nothing to aggregate. */
+export type ResultValues = { [K in ResultType]?: number | null };
+
+/** One attempt: a user on a quiz in a session (sessionId null for an `includeQuizzes=all` zero). */
+export interface DetailedResult extends Partial<Record<ResultType, number>> {
+  id: string;
+  userId: string;
+  quizId: string;
+  sessionId: string | null;
+}
+
+export interface UserAggregateResult extends ResultValues {
+  id: string;
+  userId: string;
+  aggregationFunction: AggregationFunction;
+}
+
+export interface QuizAggregateResult extends ResultValues {
+  id: string;
+  quizId: string;
+  aggregationFunction: AggregationFunction;
+}
+
+export type ComputedResult = DetailedResult | UserAggregateResult | QuizAggregateResult;
+
+/** The item type of each kind of data set. */
+export interface DataSetItemTypes {
+  user: User;
+  quiz: Quiz;
+  userGroup: UserGroup;
+  computedResult: ComputedResult;
+}
+
+export type DataSetItemType = keyof DataSetItemTypes;
+
+export type DataSetItem = DataSetItemTypes[DataSetItemType];
+
+/** One page of a data set (spec §2.3); the first page has index 1. */
+export interface DataSetPage<T extends DataSetItem = DataSetItem> {
+  dataSetId: string;
+  itemType: DataSetItemType;
+  numberOfPages: number;
+  numberOfItemsPerPage: number;
+  totalNumberOfItems: number;
+  items: T[];
+  currentPageIndex: number;
+}
+
+/** The value of an attribute: a Quiz field as getQuiz shows it (dates parsed), or a number. */
+export type AttributeValue = string | number | boolean | null | Date | string[] | User | Question[];
+
+export interface ItemAttribute {
+  itemType: 'user' | 'quiz';
+  itemId: string;
+  itemName: string;
+  itemValue: AttributeValue;
+}
+
+// Parameters of the operations (contract.md §6).
+
+/** A data set given by its id or by a page of it. */
+export type DataSetRef = Id | { readonly dataSetId: string };
+
+/** A datetime (`YYYY-MM-DD hh:mm:ss` UTC or `YYYY-MM-DD` as text) or an interval of two. */
+export type DateValue = Date | string;
+export type DateIntervalParam = DateValue | { readonly from: DateValue; readonly to?: DateValue };
+
+export interface PageSizeParams {
+  /** Page size of the set made, 1 to 1000 (the service's default is 50). */
+  numberOfItemsPerPage?: number;
+}
+
+export interface GetQuizParams {
+  quizId: Id;
+}
+
+/** The quiz of addQuiz: fields other than these are ignored by the service. */
+export interface NewQuiz {
+  title: string;
+  visibility: QuizVisibility;
+  survey: boolean;
+  tags: readonly string[];
+  questions?: readonly NewQuestion[];
+  defaultDuration?: string;
+  favorite?: boolean;
+}
+
+/** A question as addQuiz takes it; numbers may also be given as text (`0.75` or `0,75`). */
+export type NewQuestion =
+  Question | (Omit<FreeAnswerNumberQuestion, 'goodAnswer'> & { goodAnswer?: number | string });
+
+export interface AddQuizParams {
+  quiz: NewQuiz;
+}
+
+export interface GetQuizSetParams extends PageSizeParams {
+  keywords?: string;
+  quizId?: Id;
+  tag?: string;
+  author?: Id;
+  player?: Id;
+  sessionId?: Id;
+  creationDate?: DateIntervalParam;
+  modificationDate?: DateIntervalParam;
+}
+
+export interface GetQuizAttributeParams {
+  quizId: Id;
+  /** A Quiz field, or nbSessions, nbPlayers, nbFavorites. */
+  attributeName: string;
+}
+
+export interface GetUserParams {
+  userId: Id;
+}
+
+export interface GetUserAttributeParams {
+  userId: Id;
+  /** firstName, lastName, pictureURL, popularity or influence. */
+  attributeName: string;
+}
+
+export interface GetUserSetParams extends PageSizeParams {
+  userId?: Id;
+  userGroupSetId?: DataSetRef;
+  sessionId?: Id;
+  /** With sessionId: the attendees who raised their hand (or not). */
+  raisedHand?: boolean;
+  quizId?: Id;
+}
+
+export interface GetUserGroupSetParams extends PageSizeParams {
+  /** Name prefix. */
+  search?: string;
+}
+
+export interface GetDataSetPageParams {
+  dataSetId: DataSetRef;
+  /** 1 to numberOfPages (the service's default is 1). */
+  pageIndex?: number;
+}
+
+export type SetOperator = 'union' | 'intersection' | 'difference';
+
+export interface ComputeDataSetParams extends PageSizeParams {
+  dataSetId1: DataSetRef;
+  dataSetId2: DataSetRef;
+  operator: SetOperator;
+}
+
+interface GetResultsCommonParams extends PageSizeParams {
+  userSetId: DataSetRef;
+  quizSetId: DataSetRef;
+  /** The service's default is nbGoodAnswers. */
+  resultTypes?: readonly ResultType[];
+  /** Restricts the answers to these sessions. */
+  sessionIds?: readonly Id[];
+  sessionId?: Id;
+  includeQuizzes?: IncludeQuizzes;
+}
+
+/** Detailed results (one item per attempt) need an access token. */
+export interface GetDetailedResultsParams extends GetResultsCommonParams {
+  aggregationFunctions?: undefined;
+  groupBy?: undefined;
+}
+
+/** Aggregated results: one item per (group, function); open to anonymous requesters. */
+export interface GetAggregatedResultsParams<
+  G extends GroupBy = GroupBy,
+> extends GetResultsCommonParams {
+  aggregationFunctions: readonly AggregationFunction[];
+  groupBy: G;
+}
+
+export type GetResultsParams = GetDetailedResultsParams | GetAggregatedResultsParams;
+
+/** The item type of a getResults set, by its groupBy. */
+export type ResultOf<P extends GetResultsParams> = P extends { groupBy: 'user' }
+  ? UserAggregateResult
+  : P extends { groupBy: 'quiz' }
+    ? QuizAggregateResult
+    : P extends { groupBy: GroupBy }
+      ? UserAggregateResult | QuizAggregateResult
+      : DetailedResult;

@@ -1,0 +1,256 @@
+import { Errors } from '../../errors';
+import { isGiven, parseIdParam, type RawParam } from '../data-sets/data-set.params';
+
+/**
+ * The parameters of getResults (contract.md §7): parsed from what either transport hands over,
+ * and kept as JSON in data_sets.parameters so that every page of a result set reads alike.
+ */
+
+export const RESULT_TYPES = [
+  'nbGoodAnswers',
+  'goodAnswersPercent',
+  'percentile',
+  'nbAnswers',
+  'duration',
+] as const;
+export type ResultType = (typeof RESULT_TYPES)[number];
+
+export const AGGREGATION_FUNCTIONS = [
+  'min',
+  'max',
+  'average',
+  'median',
+  'stddev',
+  'count',
+] as const;
+export type AggregationFunction = (typeof AGGREGATION_FUNCTIONS)[number];
+
+export const GROUP_BY = ['user', 'quiz'] as const;
+export type GroupBy = (typeof GROUP_BY)[number];
+
+export const INCLUDE_QUIZZES = ['answered', 'all'] as const;
+export type IncludeQuizzes = (typeof INCLUDE_QUIZZES)[number];
+
+/** Sessions one request may name: each is a bound parameter of the statement. */
+export const MAX_SESSION_IDS = 1000;
+
+/** The data_set_items column of each result type. */
+export const RESULT_COLUMNS: Readonly<Record<ResultType, string>> = {
+  nbGoodAnswers: 'nb_good_answers',
+  goodAnswersPercent: 'good_answers_percent',
+  percentile: 'percentile',
+  nbAnswers: 'nb_answers',
+  duration: 'duration',
+};
+
+/** A list parameter: comma-separated text (REST) or an array (GraphQL). */
+export type RawListParam = RawParam | readonly (string | number)[];
+
+/** getResults as the transports give it: raw text or arrays, checked by the service. */
+export interface RawResultsParams {
+  userSetId?: RawParam;
+  quizSetId?: RawParam;
+  resultTypes?: RawListParam;
+  aggregationFunctions?: RawListParam;
+  groupBy?: RawParam;
+  sessionIds?: RawListParam;
+  sessionId?: RawParam;
+  includeQuizzes?: RawParam;
+  numberOfItemsPerPage?: RawParam;
+}
+
+/** Aggregated results: the functions in the order asked, per user or per quiz. */
+export interface Aggregation {
+  functions: AggregationFunction[];
+  groupBy: GroupBy;
+}
+
+/** A checked request; also what data_sets.parameters records (with the two set ids). */
+export interface ResultsRequest {
+  userSetId: number;
+  quizSetId: number;
+  /** In the order asked, without repeats. */
+  resultTypes: ResultType[];
+  /** Absent: detailed results (one item per attempt). */
+  aggregation: Aggregation | null;
+  includeQuizzes: IncludeQuizzes;
+  /** Absent: every session. */
+  sessionIds: number[] | null;
+}
+
+function listItems(value: RawListParam): string[] | undefined {
+  if (Array.isArray(value)) {
+    const items = value.map((item) => String(item).trim());
+    return items.length ? items : undefined;
+  }
+  const single = value as RawParam;
+  if (!isGiven(single)) return undefined;
+  return String(single)
+    .split(',')
+    .map((item) => item.trim());
+}
+
+function shownList(value: RawListParam): string {
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/** Names from a closed list, without repeats, in the order given; an unknown or empty one is refused. */
+function parseNames<T extends string>(
+  operation: string,
+  name: string,
+  value: RawListParam,
+  allowed: readonly T[],
+): T[] | undefined {
+  const items = listItems(value);
+  if (!items) return undefined;
+  const bad = items.find((item) => !(allowed as readonly string[]).includes(item));
+  if (bad !== undefined) {
+    throw Errors.badParameter(
+      operation,
+      name,
+      shownList(value),
+      `${bad === '' ? 'an empty name' : `"${bad}"`} is not one of ${allowed.join(', ')}`,
+    );
+  }
+  return [...new Set(items as T[])];
+}
+
+function parseChoice<T extends string>(
+  operation: string,
+  name: string,
+  value: RawParam,
+  allowed: readonly T[],
+): T | undefined {
+  if (!isGiven(value)) return undefined;
+  const text = String(value).trim();
+  if (!(allowed as readonly string[]).includes(text)) {
+    throw Errors.badParameter(operation, name, value, `must be one of ${allowed.join(', ')}`);
+  }
+  return text as T;
+}
+
+function requiredId(operation: string, name: string, value: RawParam): number {
+  if (!isGiven(value)) throw Errors.missingParameter(operation, name);
+  return parseIdParam(operation, name, value);
+}
+
+function parseSessions(operation: string, raw: RawResultsParams): number[] | null {
+  const list = listItems(raw.sessionIds ?? undefined);
+  const single = isGiven(raw.sessionId) ? raw.sessionId : undefined;
+  if (list && single !== undefined) {
+    throw Errors.badParameter(
+      operation,
+      'sessionIds',
+      shownList(raw.sessionIds ?? ''),
+      'give sessionId or sessionIds, not both',
+    );
+  }
+  if (single !== undefined) return [parseIdParam(operation, 'sessionId', single)];
+  if (!list) return null;
+  if (list.length > MAX_SESSION_IDS) {
+    throw Errors.badParameter(
+      operation,
+      'sessionIds',
+      shownList(raw.sessionIds ?? ''),
+      `at most ${MAX_SESSION_IDS} sessions`,
+    );
+  }
+  const ids = list.map((item) => {
+    if (item === '') {
+      throw Errors.badParameter(
+        operation,
+        'sessionIds',
+        shownList(raw.sessionIds ?? ''),
+        'must be positive integer identifiers separated by commas',
+      );
+    }
+    return parseIdParam(operation, 'sessionIds', item);
+  });
+  return [...new Set(ids)].sort((a, b) => a - b);
+}
+
+/**
+ * Checks every parameter but the sets' existence (which needs the database). Errors name the
+ * parameter: MissingParameterException for absent sets, or for groupBy when aggregationFunctions
+ * is given; BadParameterException for anything malformed or contradictory.
+ */
+export function parseResultsRequest(operation: string, raw: RawResultsParams): ResultsRequest {
+  const userSetId = requiredId(operation, 'userSetId', raw.userSetId);
+  const quizSetId = requiredId(operation, 'quizSetId', raw.quizSetId);
+  const resultTypes = parseNames(
+    operation,
+    'resultTypes',
+    raw.resultTypes ?? undefined,
+    RESULT_TYPES,
+  ) ?? ['nbGoodAnswers'];
+  const functions = parseNames(
+    operation,
+    'aggregationFunctions',
+    raw.aggregationFunctions ?? undefined,
+    AGGREGATION_FUNCTIONS,
+  );
+  const groupBy = parseChoice(operation, 'groupBy', raw.groupBy, GROUP_BY);
+  if (functions && !groupBy) throw Errors.missingParameter(operation, 'groupBy');
+  if (!functions && groupBy) {
+    throw Errors.badParameter(
+      operation,
+      'groupBy',
+      raw.groupBy,
+      'is only allowed with aggregationFunctions',
+    );
+  }
+  const includeQuizzes =
+    parseChoice(operation, 'includeQuizzes', raw.includeQuizzes, INCLUDE_QUIZZES) ?? 'answered';
+  return {
+    userSetId,
+    quizSetId,
+    resultTypes,
+    aggregation: functions && groupBy ? { functions, groupBy } : null,
+    includeQuizzes,
+    sessionIds: parseSessions(operation, raw),
+  };
+}
+
+/** What a result set records in data_sets.parameters. */
+export function resultsParametersJson(request: ResultsRequest): string {
+  return JSON.stringify({
+    resultTypes: request.resultTypes,
+    aggregationFunctions: request.aggregation?.functions ?? null,
+    groupBy: request.aggregation?.groupBy ?? null,
+    includeQuizzes: request.includeQuizzes,
+    sessionIds: request.sessionIds,
+    userSetId: request.userSetId,
+    quizSetId: request.quizSetId,
+  });
+}
+
+/** How the items of a stored result set are shown. */
+export interface StoredResultsShape {
+  resultTypes: ResultType[];
+  /** null: detailed results. */
+  groupBy: GroupBy | null;
+}
+
+/**
+ * The shape recorded by resultsParametersJson. Unreadable parameters (a set made by hand, or
+ * by an older version) fall back to nbGoodAnswers, with the grouping read from the rows.
+ */
+export function storedResultsShape(parameters: string | null): StoredResultsShape | undefined {
+  let parsed: unknown;
+  try {
+    parsed = parameters ? JSON.parse(parameters) : undefined;
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { resultTypes, groupBy } = parsed as { resultTypes?: unknown; groupBy?: unknown };
+  if (!Array.isArray(resultTypes)) return undefined;
+  const types = resultTypes.filter((type): type is ResultType =>
+    (RESULT_TYPES as readonly unknown[]).includes(type),
+  );
+  if (types.length === 0) return undefined;
+  return {
+    resultTypes: [...new Set(types)],
+    groupBy: groupBy === 'user' || groupBy === 'quiz' ? groupBy : null,
+  };
+}

@@ -1,0 +1,276 @@
+import type { AttemptScope } from '../../domain/policy/access.policy';
+import { placeholders, type SqlParam } from '../data-sets/data-set.sql';
+import {
+  RESULT_COLUMNS,
+  type AggregationFunction,
+  type ResultType,
+  type ResultsRequest,
+} from './result-parameters';
+
+/**
+ * The one INSERT … SELECT that computes a result set inside the database (contract.md §7).
+ * One statement text per dialect family, differing only where the dialects' SQL does:
+ * whole-second datetime differences and integer division.
+ *
+ * Stages (CTEs):
+ * - `attempts`: answers of the user set's users on the quiz set's quizzes (optionally in the
+ *   given sessions), grouped by (user, quiz, session) — read from the covering answer indexes;
+ * - `all_attempts`: plus, for includeQuizzes=all, a zero attempt (session NULL) for each
+ *   (user, quiz) pair of the two sets without an attempt (in the given sessions);
+ * - `valued`: one DOUBLE per result type; percentiles by window functions over each quiz;
+ * - detailed: the attempts the requester may see; aggregated: one row per (group, function),
+ *   every member of the grouping set included, medians and deviations by window functions.
+ * Every value is rounded once, by roundedSql, as it is written.
+ */
+
+export type SqlFamily = 'mysql' | 'sqlite';
+
+export interface ResultsStatement {
+  sql: string;
+  params: SqlParam[];
+}
+
+/** Values are snapped to multiples of 1/SCALE before rounding (see roundedSql). */
+const SCALE = 10_000_000_000;
+
+/**
+ * `x` rounded to 2 decimals, half away from zero, identically on every dialect.
+ *
+ * Doubles cannot hold most 2-decimal ties (2.675 is stored as 2.67499999…), so `x` is first
+ * snapped to the nearest multiple of 1e-10 (the same IEEE operations on every dialect: ×1e10,
+ * +0.5, floor), then rounded with integer arithmetic: (n + 5·10⁷) div 10⁸ hundredths, divided
+ * by 100 in double (the nearest double to the 2-decimal value, on every dialect).
+ *
+ * Why it is exact: every value is computed in DOUBLE from exact integers — one division for an
+ * attempt's value, and an aggregate of k of them is within about k·1.2e-14 of its exact value
+ * (values up to 100; integer-valued types sum exactly). While that stays under the snap's reach
+ * (5e-11, so k up to a few thousand), an exact tie snaps onto itself and is decided by integer
+ * arithmetic, and a value p/q that is not a tie, being at least 1/(200q) from every tie, keeps
+ * its side whenever q < 9·10⁷: every attempt value (q = nbQuestions or 2N), min, max, count,
+ * median (q ≤ 2·q₁·q₂), averages of counts and durations (q = k) and averages within one quiz.
+ * Only averages across quizzes and standard deviations have no such bound: they are exact
+ * unless the value lies within 1e-10 of a tie without being one. Values must stay under 9·10⁵
+ * (×1e10 below 2⁵³), which durations of realistic attempts do.
+ */
+export function roundedSql(family: SqlFamily, x: string): string {
+  const snapped = `FLOOR(ABS(${x}) * 1e10 + 5e-1)`;
+  const hundredths =
+    family === 'mysql'
+      ? `((CAST(${snapped} AS SIGNED) + ${SCALE / 200}) DIV ${SCALE / 100})`
+      : `((CAST(${snapped} AS INTEGER) + ${SCALE / 200}) / ${SCALE / 100})`;
+  return `(SIGN(${x}) * ${hundredths} / 1e2)`;
+}
+
+/** Whole seconds from the first answer of an attempt to its last. */
+function durationSql(family: SqlFamily): string {
+  return family === 'mysql'
+    ? 'TIMESTAMPDIFF(SECOND, MIN(a.answered_at), MAX(a.answered_at))'
+    : "CAST(strftime('%s', MAX(a.answered_at)) AS INTEGER) - CAST(strftime('%s', MIN(a.answered_at)) AS INTEGER)";
+}
+
+/** The answers' sessions restricted to the request's, when it names some. */
+function sessionFilter(request: ResultsRequest): ResultsStatement {
+  if (!request.sessionIds) return { sql: '', params: [] };
+  return {
+    sql: ` AND a.session_id IN (${placeholders(request.sessionIds.length)})`,
+    params: [...request.sessionIds],
+  };
+}
+
+/**
+ * The CTEs down to `valued`: one row per attempt (real, or zero for includeQuizzes=all) with the
+ * columns user_id, quiz_id, session_id and one DOUBLE per requested result type, named as its
+ * data_set_items column.
+ */
+function valuedCtes(family: SqlFamily, request: ResultsRequest): ResultsStatement {
+  const sessions = sessionFilter(request);
+  const params: SqlParam[] = [request.quizSetId, request.userSetId, ...sessions.params];
+  // Real attempts: each (user, quiz) pair of the two sets is one range of a covering answer index
+  // (ix_answers_user_quiz or ix_answers_quiz_user); the sets are read by (data_set_id, item_id).
+  let sql = `WITH attempts AS (
+  SELECT a.user_id AS user_id, a.quiz_id AS quiz_id, a.session_id AS session_id,
+         SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) AS nb_good,
+         COUNT(*) AS nb_answers,
+         ${durationSql(family)} AS duration
+    FROM data_set_items us
+    JOIN answers a ON a.user_id = us.item_id
+    JOIN data_set_items qs ON qs.data_set_id = ? AND qs.item_id = a.quiz_id
+   WHERE us.data_set_id = ?${sessions.sql}
+   GROUP BY a.user_id, a.quiz_id, a.session_id
+), all_attempts AS (
+  SELECT user_id, quiz_id, session_id, nb_good, nb_answers, duration FROM attempts`;
+  if (request.includeQuizzes === 'all') {
+    // One probe of a covering answer index per pair, rather than a second pass over the attempts.
+    const zeroSessions = sessionFilter(request);
+    sql += `
+  UNION ALL
+  SELECT us.item_id, qs.item_id, NULL, 0, 0, 0
+    FROM data_set_items us
+    JOIN data_set_items qs ON qs.data_set_id = ?
+   WHERE us.data_set_id = ?
+     AND NOT EXISTS (SELECT 1 FROM answers a
+                      WHERE a.user_id = us.item_id AND a.quiz_id = qs.item_id${zeroSessions.sql})`;
+    params.push(request.quizSetId, request.userSetId, ...zeroSessions.params);
+  }
+  // DOUBLE everywhere (`+ 0e0`, `1e2`): MySQL would otherwise divide DECIMALs to 4 places.
+  const columns: Record<ResultType, string> = {
+    nbGoodAnswers: 't.nb_good + 0e0',
+    goodAnswersPercent:
+      'CASE WHEN q.nb_questions > 0 THEN 1e2 * t.nb_good / q.nb_questions ELSE 0e0 END',
+    // 100 × (B + E/2) / N: B attempts below (RANK − 1), E tied (itself included), N on the quiz.
+    percentile: `1e2 * (2 * (RANK() OVER (PARTITION BY t.quiz_id ORDER BY t.nb_good) - 1)
+                      + COUNT(*) OVER (PARTITION BY t.quiz_id, t.nb_good))
+                 / (2 * COUNT(*) OVER (PARTITION BY t.quiz_id))`,
+    nbAnswers: 't.nb_answers + 0e0',
+    duration: 't.duration + 0e0',
+  };
+  const needsQuiz = request.resultTypes.includes('goodAnswersPercent');
+  sql += `
+), valued AS (
+  SELECT t.user_id AS user_id, t.quiz_id AS quiz_id, t.session_id AS session_id,
+         ${request.resultTypes.map((type) => `${columns[type]} AS ${RESULT_COLUMNS[type]}`).join(',\n         ')}
+    FROM all_attempts t${needsQuiz ? '\n    JOIN quizzes q ON q.id = t.quiz_id' : ''}
+)`;
+  return { sql, params };
+}
+
+const INSERT_COLUMNS = 'data_set_id, position, user_id, quiz_id, session_id, aggregation_function';
+
+function resultColumns(request: ResultsRequest): string {
+  return request.resultTypes.map((type) => RESULT_COLUMNS[type]).join(', ');
+}
+
+/**
+ * Detailed results: every attempt the scope lets the requester see. Percentiles were computed
+ * over all the attempts first: a visible attempt ranks among all its quiz's attempts.
+ * A zero attempt belongs to no session, so only its own user sees it.
+ */
+function detailedStatement(
+  family: SqlFamily,
+  request: ResultsRequest,
+  dataSetId: number,
+  scope: AttemptScope,
+): ResultsStatement {
+  const valued = valuedCtes(family, request);
+  const params: SqlParam[] = [...valued.params, dataSetId];
+  let where = '';
+  if (scope.kind === 'ownedSessionsOrSelf') {
+    where = `
+   WHERE v.session_id IN (SELECT s.id FROM sessions s WHERE s.owner_id = ?) OR v.user_id = ?`;
+    params.push(scope.userId, scope.userId);
+  }
+  const values = request.resultTypes
+    .map((type) => roundedSql(family, `v.${RESULT_COLUMNS[type]}`))
+    .join(', ');
+  const sql = `INSERT INTO data_set_items (${INSERT_COLUMNS}, ${resultColumns(request)})
+${valued.sql}
+SELECT ?, ROW_NUMBER() OVER (ORDER BY v.user_id, v.quiz_id, v.session_id),
+       v.user_id, v.quiz_id, v.session_id, NULL, ${values}
+  FROM valued v${where}`;
+  return { sql, params };
+}
+
+/** The value of one function over the group's rows in `ranked`, as a `stats` column. */
+function aggregateSql(fn: AggregationFunction, column: string, index: number): string {
+  const x = `r.${column}`;
+  switch (fn) {
+    case 'min':
+      return `MIN(${x})`;
+    case 'max':
+      return `MAX(${x})`;
+    case 'average':
+      return `AVG(${x})`;
+    // The middle row, or the mean of the two middle rows (2r = c+1 when c is odd, c or c+2 when even).
+    case 'median': {
+      const middle = `CASE WHEN 2 * r.rn_${index} BETWEEN r.c AND r.c + 2 THEN ${x} END`;
+      return `(MIN(${middle}) + MAX(${middle})) / 2e0`;
+    }
+    // Population standard deviation, in two passes (mean by window) to avoid cancellation.
+    case 'stddev':
+      return `SQRT(SUM((${x} - r.mean_${index}) * (${x} - r.mean_${index})) / COUNT(*))`;
+    case 'count':
+      return 'COUNT(*) + 0e0';
+  }
+}
+
+/**
+ * Aggregated results: one row per (member of the grouping set, function), members without any
+ * attempt included (null values, count 0), ordered by member then by the functions' order.
+ */
+function aggregatedStatement(
+  family: SqlFamily,
+  request: ResultsRequest,
+  dataSetId: number,
+): ResultsStatement {
+  const aggregation = request.aggregation;
+  if (!aggregation) throw new Error('aggregatedStatement needs aggregation functions');
+  const valued = valuedCtes(family, request);
+  const key = aggregation.groupBy === 'user' ? 'user_id' : 'quiz_id';
+  const groupSetId = aggregation.groupBy === 'user' ? request.userSetId : request.quizSetId;
+  const { functions } = aggregation;
+  const columns = request.resultTypes.map((type) => RESULT_COLUMNS[type]);
+
+  const windows: string[] = [];
+  if (functions.includes('median')) {
+    windows.push(`COUNT(*) OVER (PARTITION BY v.${key}) AS c`);
+    columns.forEach((column, index) =>
+      windows.push(`ROW_NUMBER() OVER (PARTITION BY v.${key} ORDER BY v.${column}) AS rn_${index}`),
+    );
+  }
+  if (functions.includes('stddev')) {
+    columns.forEach((column, index) =>
+      windows.push(`AVG(v.${column}) OVER (PARTITION BY v.${key}) AS mean_${index}`),
+    );
+  }
+  const stats = functions.flatMap((fn) =>
+    columns.map((column, index) => `${aggregateSql(fn, column, index)} AS ${fn}_${index}`),
+  );
+  // Function positions as a derived table of numbers only: no string literal fixes a column width.
+  const order = functions.map((_fn, index) => `SELECT ${index + 1} AS ord`).join(' UNION ALL ');
+  const name = `CASE f.ord ${functions.map((fn, index) => `WHEN ${index + 1} THEN '${fn}'`).join(' ')} END`;
+  // A member without attempts has no `stats` row: null values, and a count of 0.
+  const value = (fn: AggregationFunction, index: number) =>
+    fn === 'count' ? `COALESCE(s.${fn}_${index}, 0e0)` : `s.${fn}_${index}`;
+  const values = columns
+    .map((_column, index) =>
+      roundedSql(
+        family,
+        `CASE f.ord ${functions.map((fn, f) => `WHEN ${f + 1} THEN ${value(fn, index)}`).join(' ')} END`,
+      ),
+    )
+    .join(', ');
+  const userId = aggregation.groupBy === 'user' ? 'g.item_id' : 'NULL';
+  const quizId = aggregation.groupBy === 'quiz' ? 'g.item_id' : 'NULL';
+  // `stats` is grouped, hence materialized before the outer join: MariaDB null-extends a merged
+  // derived table's expressions wrongly (a CASE … ELSE 0 would read 0 for a missing member).
+  const sql = `INSERT INTO data_set_items (${INSERT_COLUMNS}, ${resultColumns(request)})
+${valued.sql}, ranked AS (
+  SELECT v.${key} AS gk, ${[...columns.map((column) => `v.${column} AS ${column}`), ...windows].join(',\n         ')}
+    FROM valued v
+), stats AS (
+  SELECT r.gk AS gk, ${stats.join(',\n         ')}
+    FROM ranked r
+   GROUP BY r.gk
+)
+SELECT ?, ROW_NUMBER() OVER (ORDER BY g.item_id, f.ord), ${userId}, ${quizId}, NULL, ${name}, ${values}
+  FROM data_set_items g
+  LEFT JOIN stats s ON s.gk = g.item_id
+  CROSS JOIN (${order}) f
+ WHERE g.data_set_id = ?`;
+  return { sql, params: [...valued.params, dataSetId, groupSetId] };
+}
+
+/**
+ * The statement that writes the results of `request` as items of data set `dataSetId`.
+ * `scope` applies to detailed results (aggregated results cover every attempt).
+ */
+export function resultsInsertStatement(
+  family: SqlFamily,
+  request: ResultsRequest,
+  dataSetId: number,
+  scope: AttemptScope,
+): ResultsStatement {
+  return request.aggregation
+    ? aggregatedStatement(family, request, dataSetId)
+    : detailedStatement(family, request, dataSetId, scope);
+}

@@ -1,0 +1,240 @@
+import type { DataSource, Logger } from 'typeorm';
+import { loadData } from '../../src/data/import/bulk-loader';
+import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
+import { openDatabase } from '../../src/db/data-source';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestApiKey, createTestToken } from '../helpers/credentials';
+import { createTestDatabase } from '../helpers/database';
+import { graphql } from '../helpers/graphql';
+
+class CountingLogger implements Logger {
+  counting = false;
+  statements: string[] = [];
+  logQuery(query: string): void {
+    if (this.counting) this.statements.push(query);
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+const PUPILS = Array.from({ length: 25 }, (_, i) => `p${i}`);
+/** Session A: 3 pupils; session B: all 25. Pupil i answers true to the first question only if i is even. */
+const DOCUMENT: ImportDocument = {
+  users: [
+    { ref: 'T', email: 't@school.example', firstName: 'Tina', lastName: 'Teacher' },
+    ...PUPILS.map((ref, i) => ({
+      ref,
+      email: `${ref}@school.example`,
+      firstName: `Pupil${i}`,
+      lastName: 'P',
+    })),
+  ],
+  quizzes: ['q1', 'q2'].map((ref) => ({
+    ref,
+    author: 'T',
+    title: `Quiz ${ref}`,
+    visibility: 'public' as const,
+    survey: false,
+    tags: ['results', ref],
+    questions: [
+      { title: 'First', type: 'TrueFalse', goodAnswer: true },
+      { title: 'Second', type: 'TrueFalse', goodAnswer: true },
+    ],
+  })),
+  sessions: [
+    {
+      ref: 'A',
+      owner: 'T',
+      title: 'Small class',
+      startDate: '2026-10-01 09:00:00',
+      quizzes: ['q1', 'q2'],
+      attendees: PUPILS.slice(0, 3).map((user) => ({ user })),
+    },
+    {
+      ref: 'B',
+      owner: 'T',
+      title: 'Whole year',
+      startDate: '2026-10-02 09:00:00',
+      quizzes: ['q1', 'q2'],
+      attendees: PUPILS.map((user) => ({ user })),
+    },
+  ],
+  answers: (['A', 'B'] as const).flatMap((session) =>
+    (session === 'A' ? PUPILS.slice(0, 3) : PUPILS).flatMap((user, i) =>
+      ['q1', 'q2'].flatMap((quiz) => [
+        {
+          session,
+          user,
+          quiz,
+          question: 0,
+          answer: i % 2 === 0,
+          answeredAt: `2026-10-0${session === 'A' ? 1 : 2} 09:05:00`,
+        },
+        {
+          session,
+          user,
+          quiz,
+          question: 1,
+          answer: true,
+          answeredAt: `2026-10-0${session === 'A' ? 1 : 2} 09:06:30`,
+        },
+      ]),
+    ),
+  ),
+};
+
+const FLOW = `query ($sessionId: ID!) {
+  getSessionResults(sessionId: $sessionId, resultTypes: [nbGoodAnswers, duration], numberOfItemsPerPage: 100) {
+    userSet { totalNumberOfItems items { ... on User { id firstName } } }
+    quizSet { totalNumberOfItems items { ... on Quiz { id title } } }
+    results {
+      itemType totalNumberOfItems
+      items { ... on ComputedResult { userId quizId sessionId nbGoodAnswers duration percentile user { firstName } quiz { title author { firstName } } session { title } } }
+    }
+  }
+}`;
+
+describe('GraphQL results', () => {
+  const logger = new CountingLogger();
+  let dataSource: DataSource;
+  let drop: () => Promise<void>;
+  let app: TestApp;
+  let ids: IdMap;
+  let credentials: string;
+
+  beforeAll(async () => {
+    const db = await createTestDatabase('gql_results');
+    drop = db.drop;
+    dataSource = await openDatabase(db.config, { logger });
+    ids = await loadData(dataSource, DOCUMENT);
+    const key = await createTestApiKey(dataSource, 'localhost');
+    credentials = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.T), key.id)}`;
+    app = await startTestApp(dataSource);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await drop();
+  });
+
+  it('runs the typical flow of the spec in one request, with nested names', async () => {
+    const { status, body } = await graphql(app.url, FLOW, {
+      variables: { sessionId: ids.sessions.A },
+      search: `?${credentials}`,
+    });
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const flow = body.data?.getSessionResults as Record<
+      string,
+      { totalNumberOfItems: number; items: Record<string, unknown>[] }
+    >;
+    expect(flow.userSet.totalNumberOfItems).toBe(3);
+    expect(flow.quizSet.items.map((quiz) => quiz.title)).toEqual(['Quiz q1', 'Quiz q2']);
+    expect(flow.results.totalNumberOfItems).toBe(6);
+    const results = flow.results.items;
+    // Ordered by (user, quiz, session); pupils 0 and 2 got both right, pupil 1 one of two.
+    expect(
+      results.map((r) => [
+        r.user && (r.user as { firstName: string }).firstName,
+        (r.quiz as { title: string }).title,
+        r.nbGoodAnswers,
+      ]),
+    ).toEqual([
+      ['Pupil0', 'Quiz q1', 2],
+      ['Pupil0', 'Quiz q2', 2],
+      ['Pupil1', 'Quiz q1', 1],
+      ['Pupil1', 'Quiz q2', 1],
+      ['Pupil2', 'Quiz q1', 2],
+      ['Pupil2', 'Quiz q2', 2],
+    ]);
+    for (const result of results) {
+      expect(result.sessionId).toBe(ids.sessions.A);
+      expect(result.duration).toBe(90);
+      // Not asked for: null.
+      expect(result.percentile).toBeNull();
+      expect(result.session).toEqual({ title: 'Small class' });
+      expect(result.quiz).toMatchObject({ author: { firstName: 'Tina' } });
+    }
+  });
+
+  it('gives the same results as the same flow over REST', async () => {
+    const rest = async (path: string) =>
+      (await (await app.get(`${path}&${credentials}`)).json()) as Record<string, unknown>;
+    const userSet = await rest(`/getUserSet?sessionId=${ids.sessions.A}`);
+    const quizSet = await rest(`/getQuizSet?sessionId=${ids.sessions.A}`);
+    const results = await rest(
+      `/getResults?userSetId=${String(userSet.dataSetId)}&quizSetId=${String(quizSet.dataSetId)}&sessionId=${ids.sessions.A}&resultTypes=nbGoodAnswers,duration&numberOfItemsPerPage=100`,
+    );
+    const { body } = await graphql(app.url, FLOW, {
+      variables: { sessionId: ids.sessions.A },
+      search: `?${credentials}`,
+    });
+    const graph = (
+      body.data?.getSessionResults as { results: { items: Record<string, unknown>[] } }
+    ).results.items;
+    expect(
+      graph.map(({ userId, quizId, sessionId, nbGoodAnswers, duration }) => ({
+        userId,
+        quizId,
+        sessionId,
+        nbGoodAnswers,
+        duration,
+      })),
+    ).toEqual(
+      (results.items as Record<string, unknown>[]).map(
+        ({ userId, quizId, sessionId, nbGoodAnswers, duration }) => ({
+          userId,
+          quizId,
+          sessionId,
+          nbGoodAnswers,
+          duration,
+        }),
+      ),
+    );
+  });
+
+  it('reads a results page of 6 and one of 50, with nested users and quizzes, in the same number of statements', async () => {
+    const cost = async (session: string) => {
+      const sessionId = ids.sessions[session];
+      logger.statements = [];
+      logger.counting = true;
+      try {
+        const { body } = await graphql(app.url, FLOW, {
+          variables: { sessionId },
+          search: `?${credentials}`,
+        });
+        expect(body.errors).toBeUndefined();
+        const results = (
+          body.data?.getSessionResults as { results: { items: Record<string, unknown>[] } }
+        ).results.items;
+        return { results, statements: logger.statements.length };
+      } finally {
+        logger.counting = false;
+      }
+    };
+    const small = await cost('A');
+    const large = await cost('B');
+    expect(small.results).toHaveLength(6);
+    expect(large.results).toHaveLength(50);
+    expect(
+      large.results.every((r) => (r.user as { firstName: string }).firstName.startsWith('Pupil')),
+    ).toBe(true);
+    expect(large.statements).toBe(small.statements);
+  });
+
+  it('refuses detailed results without a token, as REST does', async () => {
+    const key = credentials.split('&')[0];
+    const { body } = await graphql(app.url, FLOW, {
+      variables: { sessionId: ids.sessions.A },
+      search: `?${key}`,
+    });
+    expect(body.errors?.[0]?.extensions).toMatchObject({
+      type: 'UnauthorizedOperationException',
+      operation: 'getResults',
+      code: 'UNAUTHENTICATED',
+    });
+  });
+});

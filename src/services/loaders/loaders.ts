@@ -58,27 +58,29 @@ export function createLoaders(dataSource: DataSource, requester: PolicyRequester
   const userFacts = new DataLoader<number, UserFacts>(async (ids) => {
     const list = [...ids];
     const marks = placeholders(list.length);
-    const users = await userById.loadMany(list);
-    const publicAuthors = idSet(
-      await dataSource.query(
-        `SELECT DISTINCT author_id AS id FROM quizzes WHERE visibility = 'public' AND author_id IN (${marks})`,
-        list,
-      ),
-    );
-    let known = new Set<number>();
-    if (userId !== undefined) {
-      // Known users: attendees of the requester's sessions and members of the requester's groups.
-      known = idSet(
-        await dataSource.query(
-          `SELECT a.user_id AS id FROM session_attendees a JOIN sessions s ON s.id = a.session_id
-            WHERE s.owner_id = ? AND a.user_id IN (${marks})
-           UNION
-           SELECT m.user_id AS id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id
-            WHERE g.owner_id = ? AND m.user_id IN (${marks})`,
-          [userId, ...list, userId, ...list],
-        ),
-      );
-    }
+    // The three reads are independent: one round trip, not three.
+    const [users, publicAuthors, known] = await Promise.all([
+      userById.loadMany(list),
+      dataSource
+        .query(
+          `SELECT DISTINCT author_id AS id FROM quizzes WHERE visibility = 'public' AND author_id IN (${marks})`,
+          list,
+        )
+        .then(idSet),
+      userId === undefined
+        ? Promise.resolve(new Set<number>())
+        : dataSource
+            .query(
+              // Known users: attendees of the requester's sessions and members of the requester's groups.
+              `SELECT a.user_id AS id FROM session_attendees a JOIN sessions s ON s.id = a.session_id
+                WHERE s.owner_id = ? AND a.user_id IN (${marks})
+               UNION
+               SELECT m.user_id AS id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id
+                WHERE g.owner_id = ? AND m.user_id IN (${marks})`,
+              [userId, ...list, userId, ...list],
+            )
+            .then(idSet),
+    ]);
     return list.map((id, index) => {
       const user = users[index];
       return {

@@ -237,4 +237,133 @@ describe('GraphQL results', () => {
       code: 'UNAUTHENTICATED',
     });
   });
+
+  describe('getResults errors read the same on REST and GraphQL', () => {
+    const RESULTS = `query ($u: ID!, $q: ID!, $f: [AggregationFunction!], $g: GroupBy, $s: ID, $ss: [ID!]) {
+      getResults(userSetId: $u, quizSetId: $q, aggregationFunctions: $f, groupBy: $g, sessionId: $s, sessionIds: $ss) { dataSetId }
+    }`;
+    let userSet: string;
+    let quizSet: string;
+    let otherUsersSet: string;
+
+    beforeAll(async () => {
+      const make = async (path: string, query = credentials) =>
+        String(
+          ((await (await app.get(`${path}&${query}`)).json()) as { dataSetId: string }).dataSetId,
+        );
+      userSet = await make(`/getUserSet?sessionId=${ids.sessions.A}`);
+      quizSet = await make(`/getQuizSet?sessionId=${ids.sessions.A}`);
+      const key = await createTestApiKey(dataSource, 'localhost');
+      const pupil = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.p0), key.id)}`;
+      otherUsersSet = await make(`/getUserSet?sessionId=${ids.sessions.A}`, pupil);
+    });
+
+    const cases: [
+      string,
+      () => Record<string, string>,
+      () => Record<string, unknown>,
+      number,
+      string,
+      string,
+    ][] = [
+      [
+        'an unknown user set',
+        () => ({ userSetId: '999999', quizSetId: quizSet }),
+        () => ({ u: '999999', q: quizSet }),
+        404,
+        'BadParameterException',
+        'userSetId',
+      ],
+      [
+        'a quiz set given as the user set',
+        () => ({ userSetId: quizSet, quizSetId: quizSet }),
+        () => ({ u: quizSet, q: quizSet }),
+        400,
+        'BadParameterException',
+        'userSetId',
+      ],
+      [
+        "another requester's set",
+        () => ({ userSetId: otherUsersSet, quizSetId: quizSet }),
+        () => ({ u: otherUsersSet, q: quizSet }),
+        403,
+        'UnauthorizedOperationException',
+        '',
+      ],
+      [
+        'aggregation without groupBy',
+        () => ({ userSetId: userSet, quizSetId: quizSet, aggregationFunctions: 'average' }),
+        () => ({ u: userSet, q: quizSet, f: ['average'] }),
+        400,
+        'MissingParameterException',
+        'groupBy',
+      ],
+      [
+        'groupBy without aggregation',
+        () => ({ userSetId: userSet, quizSetId: quizSet, groupBy: 'user' }),
+        () => ({ u: userSet, q: quizSet, g: 'user' }),
+        400,
+        'BadParameterException',
+        'groupBy',
+      ],
+      [
+        'sessionId and sessionIds together',
+        () => ({
+          userSetId: userSet,
+          quizSetId: quizSet,
+          sessionId: ids.sessions.A,
+          sessionIds: ids.sessions.B,
+        }),
+        () => ({ u: userSet, q: quizSet, s: ids.sessions.A, ss: [ids.sessions.B] }),
+        400,
+        'BadParameterException',
+        'sessionIds',
+      ],
+    ];
+
+    it.each(cases)('%s', async (_label, restParams, variables, status, type, parameterName) => {
+      const query = new URLSearchParams(restParams()).toString();
+      const rest = await app.get(`/getResults?${query}&${credentials}`);
+      const body = (await rest.json()) as Record<string, unknown>;
+      expect(rest.status).toBe(status);
+      expect(body.type).toBe(type);
+      if (parameterName) expect(body.parameterName).toBe(parameterName);
+      const gql = await graphql(app.url, RESULTS, {
+        variables: variables(),
+        search: `?${credentials}`,
+      });
+      expect(gql.status).toBe(200);
+      const { message, ...fields } = body;
+      expect(gql.body.errors?.[0]?.message).toBe(message);
+      expect(gql.body.errors?.[0]?.extensions).toEqual({
+        ...fields,
+        code: { 400: 'BAD_USER_INPUT', 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' }[
+          status
+        ],
+      });
+    });
+
+    it('refuses an unknown result type or function: REST by its exception, GraphQL by its enum types', async () => {
+      for (const [name, value] of [
+        ['resultTypes', 'score'],
+        ['aggregationFunctions', 'mode'],
+      ]) {
+        const rest = await app.get(
+          `/getResults?userSetId=${userSet}&quizSetId=${quizSet}&groupBy=user&${name}=${value}&${credentials}`,
+        );
+        expect(rest.status).toBe(400);
+        expect(await rest.json()).toMatchObject({
+          type: 'BadParameterException',
+          parameterName: name,
+        });
+        const gql = await graphql(
+          app.url,
+          `query { getResults(userSetId: "${userSet}", quizSetId: "${quizSet}", groupBy: user, ${name}: [${value}]) { dataSetId } }`,
+          { search: `?${credentials}` },
+        );
+        expect(gql.status).toBe(400);
+        expect(gql.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      }
+    });
+  });
 });

@@ -196,23 +196,24 @@ describe('GraphQL endpoint', () => {
     expect(restBody).toMatchObject({ type: 'BadParameterException', parameterName: 'quiz.tags' });
   });
 
-  it('answers a bad identifier and an unknown quiz like REST', async () => {
-    const bad = await graphql(app.url, 'query { getQuiz(quizId: "x1") { id } }', {
+  it.each([
+    ['a bad identifier', 'x1', 400, 'BadParameterException', 'BAD_USER_INPUT'],
+    ['an unknown quiz', '999999', 404, 'BadParameterException', 'NOT_FOUND'],
+    ['a blank identifier', ' ', 400, 'MissingParameterException', 'BAD_USER_INPUT'],
+  ])('answers getQuiz of %s exactly as REST does', async (_label, quizId, status, type, code) => {
+    const rest = await app.get(
+      `/getQuiz?quizId=${encodeURIComponent(quizId)}&apiKey=${key.secret}`,
+    );
+    const { message, ...fields } = (await rest.json()) as Record<string, unknown>;
+    expect(rest.status).toBe(status);
+    expect(fields).toMatchObject({ type, operation: 'getQuiz', parameterName: 'quizId' });
+    const gql = await graphql(app.url, 'query ($id: ID!) { getQuiz(quizId: $id) { id } }', {
+      variables: { id: quizId },
       search: `?apiKey=${key.secret}`,
     });
-    expect(bad.body.errors?.[0]?.extensions).toMatchObject({
-      type: 'BadParameterException',
-      parameterName: 'quizId',
-      code: 'BAD_USER_INPUT',
-    });
-    const missing = await graphql(app.url, 'query { getQuiz(quizId: "999999") { id } }', {
-      search: `?apiKey=${key.secret}`,
-    });
-    expect(missing.body.errors?.[0]?.extensions).toMatchObject({
-      type: 'BadParameterException',
-      code: 'NOT_FOUND',
-      operation: 'getQuiz',
-    });
+    expect(gql.status).toBe(200);
+    expect(gql.body.errors?.[0]?.message).toBe(message);
+    expect(gql.body.errors?.[0]?.extensions).toEqual({ ...fields, code });
   });
 
   it('keeps GraphQL syntax errors as GraphQL reports them', async () => {

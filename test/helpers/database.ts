@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../../src/config/config';
-import { openDatabase } from '../../src/db/data-source';
+import { openDatabase, type DataSourceExtras } from '../../src/db/data-source';
 
 /** The server tests run against; a MariaDB on 127.0.0.1 unless TEST_DATABASE_URL says otherwise. */
 export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'mariadb://root@127.0.0.1:3306';
@@ -62,9 +62,10 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
 /** A migrated MariaDB database and its open data source. */
 export async function openTestDatabase(
   label?: string,
+  extras: DataSourceExtras = {},
 ): Promise<{ db: TestDatabase; dataSource: DataSource; close: () => Promise<void> }> {
   const db = await createTestDatabase(label);
-  const dataSource = await openDatabase(db.config);
+  const dataSource = await openDatabase(db.config, extras);
   return {
     db,
     dataSource,
@@ -76,16 +77,36 @@ export async function openTestDatabase(
 }
 
 /** A migrated SQLite database in memory. */
-export async function openSqliteTestDatabase(): Promise<{
-  dataSource: DataSource;
-  close: () => Promise<void>;
-}> {
-  const dataSource = await openDatabase({
-    dialect: 'sqlite',
-    sqlitePath: ':memory:',
-    embedded: false,
-    poolSize: 1,
-    migrateOnStart: true,
-  });
-  return { dataSource, close: () => dataSource.destroy() };
+export async function openSqliteTestDatabase(
+  extras: DataSourceExtras = {},
+): Promise<{ dataSource: DataSource; close: () => Promise<void> }> {
+  const dataSource = await openDatabase(
+    {
+      dialect: 'sqlite',
+      sqlitePath: ':memory:',
+      embedded: false,
+      poolSize: 1,
+      migrateOnStart: true,
+    },
+    extras,
+  );
+  // The app's shutdown may already have closed it; an in-memory database has nothing to drop.
+  return {
+    dataSource,
+    close: async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}
+
+export const BACKENDS = ['MariaDB', 'SQLite'] as const;
+export type Backend = (typeof BACKENDS)[number];
+
+/** A migrated database of either kind, for suites that run on both. */
+export async function openBackend(
+  backend: Backend,
+  label: string,
+  extras: DataSourceExtras = {},
+): Promise<{ dataSource: DataSource; close: () => Promise<void> }> {
+  return backend === 'MariaDB' ? openTestDatabase(label, extras) : openSqliteTestDatabase(extras);
 }

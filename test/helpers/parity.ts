@@ -1,4 +1,5 @@
 import { graphql, type GraphQLErrorBody } from './graphql';
+import { QUIZ_FIELDS } from '../../src/services/quizzes/quiz.views';
 
 type Json = Record<string, unknown>;
 
@@ -156,21 +157,6 @@ const PAGE_FIELDS = [
   'totalNumberOfItems',
   'items',
   'currentPageIndex',
-] as const;
-const QUIZ_FIELDS = [
-  'id',
-  'title',
-  'visibility',
-  'survey',
-  'tags',
-  'creationDate',
-  'lastChangeDate',
-  'author',
-  'nbQuestions',
-  'questions',
-  'defaultDuration',
-  'imported',
-  'favorite',
 ] as const;
 const USER_GROUP_FIELDS = ['id', 'name', 'nbMembers'] as const;
 

@@ -5,7 +5,7 @@ import { DataSet } from '../../src/db/entities';
 import { purgeExpiredDataSets } from '../../src/services/data-sets/data-set.service';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
-import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
+import { BACKENDS, openBackend } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
 import { expectSetParity, SET_QUERIES, type SetOperation } from '../helpers/parity';
 
@@ -74,8 +74,6 @@ interface Reply {
   status: number;
   body: Record<string, unknown>;
 }
-
-const BACKENDS = ['MariaDB', 'SQLite'] as const;
 
 describe.each(BACKENDS)('data sets on %s', (backend) => {
   let dataSource: DataSource;
@@ -149,15 +147,7 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    if (backend === 'MariaDB') {
-      ({ dataSource, close } = await openTestDatabase('data_sets'));
-    } else {
-      // The app's shutdown already closes an in-memory database; there is nothing else to drop.
-      ({ dataSource } = await openSqliteTestDatabase());
-      close = async () => {
-        if (dataSource.isInitialized) await dataSource.destroy();
-      };
-    }
+    ({ dataSource, close } = await openBackend(backend, 'data_sets'));
     ids = await loadData(dataSource, DOCUMENT);
     const key = await createTestApiKey(dataSource, 'localhost');
     keyId = key.id;

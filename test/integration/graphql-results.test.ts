@@ -1,24 +1,11 @@
-import type { DataSource, Logger } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
-import { openDatabase } from '../../src/db/data-source';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
-import { createTestDatabase } from '../helpers/database';
+import { openTestDatabase } from '../helpers/database';
+import { StatementCounter } from '../helpers/statement-counter';
 import { graphql } from '../helpers/graphql';
-
-class CountingLogger implements Logger {
-  counting = false;
-  statements: string[] = [];
-  logQuery(query: string): void {
-    if (this.counting) this.statements.push(query);
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
 
 const PUPILS = Array.from({ length: 25 }, (_, i) => `p${i}`);
 /** Session A: 3 pupils; session B: all 25. Pupil i answers true to the first question only if i is even. */
@@ -98,17 +85,15 @@ const FLOW = `query ($sessionId: ID!) {
 }`;
 
 describe('GraphQL results', () => {
-  const logger = new CountingLogger();
+  const logger = new StatementCounter();
   let dataSource: DataSource;
-  let drop: () => Promise<void>;
+  let close: () => Promise<void>;
   let app: TestApp;
   let ids: IdMap;
   let credentials: string;
 
   beforeAll(async () => {
-    const db = await createTestDatabase('gql_results');
-    drop = db.drop;
-    dataSource = await openDatabase(db.config, { logger });
+    ({ dataSource, close } = await openTestDatabase('gql_results', { logger }));
     ids = await loadData(dataSource, DOCUMENT);
     const key = await createTestApiKey(dataSource, 'localhost');
     credentials = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.T), key.id)}`;
@@ -117,7 +102,7 @@ describe('GraphQL results', () => {
 
   afterAll(async () => {
     await app.close();
-    await drop();
+    await close();
   });
 
   it('runs the typical flow of the spec in one request, with nested names', async () => {

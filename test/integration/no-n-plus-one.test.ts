@@ -1,26 +1,11 @@
-import type { DataSource, Logger } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
-import { openDatabase } from '../../src/db/data-source';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
-import { createTestDatabase } from '../helpers/database';
+import { BACKENDS, openBackend } from '../helpers/database';
+import { StatementCounter } from '../helpers/statement-counter';
 import { graphql } from '../helpers/graphql';
-
-/** Counts the SQL statements TypeORM runs while `counting` is on. */
-class CountingLogger implements Logger {
-  counting = false;
-  statements: string[] = [];
-
-  logQuery(query: string): void {
-    if (this.counting) this.statements.push(query.replace(/\s+/g, ' ').trim());
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
 
 /**
  * 50 quizzes by 10 authors, 2 questions each. q0 is private, played in a session P attended;
@@ -75,12 +60,10 @@ const DOCUMENT: ImportDocument = {
   flags: Array.from({ length: 10 }, (_, i) => ({ user: 'P', quiz: `q${i}`, favorite: true })),
 };
 
-const BACKENDS = ['MariaDB', 'SQLite'] as const;
-
 describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (backend) => {
-  const logger = new CountingLogger();
+  const logger = new StatementCounter();
   let dataSource: DataSource;
-  let drop: () => Promise<void> = async () => undefined;
+  let close: () => Promise<void> = async () => undefined;
   let app: TestApp;
   let ids: IdMap;
   const credentials = { anonymous: '', P: '' };
@@ -94,33 +77,14 @@ describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (back
 
   /** Statements run by getDataSetPage of a set, with the page it returned. */
   async function pageCost(requester: keyof typeof credentials, dataSetId: string) {
-    logger.statements = [];
-    logger.counting = true;
-    try {
-      const page = await get(`/getDataSetPage?${credentials[requester]}&dataSetId=${dataSetId}`);
-      return { page, statements: [...logger.statements] };
-    } finally {
-      logger.counting = false;
-    }
+    const { result: page, statements } = await logger.count(() =>
+      get(`/getDataSetPage?${credentials[requester]}&dataSetId=${dataSetId}`),
+    );
+    return { page, statements };
   }
 
   beforeAll(async () => {
-    if (backend === 'MariaDB') {
-      const db = await createTestDatabase('n_plus_one');
-      drop = db.drop;
-      dataSource = await openDatabase(db.config, { logger });
-    } else {
-      dataSource = await openDatabase(
-        {
-          dialect: 'sqlite',
-          sqlitePath: ':memory:',
-          embedded: false,
-          poolSize: 1,
-          migrateOnStart: true,
-        },
-        { logger },
-      );
-    }
+    ({ dataSource, close } = await openBackend(backend, 'n_plus_one', { logger }));
     ids = await loadData(dataSource, DOCUMENT);
     const key = await createTestApiKey(dataSource, 'localhost');
     credentials.anonymous = `apiKey=${key.secret}`;
@@ -131,7 +95,7 @@ describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (back
   afterAll(async () => {
     // Closing the app closes the data source.
     await app?.close();
-    await drop();
+    await close();
   });
 
   it.each([
@@ -189,20 +153,13 @@ describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (back
         }
       }`;
       const cost = async (tag: string) => {
-        logger.statements = [];
-        logger.counting = true;
-        try {
-          const { status, body } = await graphql(app.url, query, {
-            variables: { tag },
-            search: `?${credentials[requester]}`,
-          });
-          expect(status).toBe(200);
-          expect(body.errors).toBeUndefined();
-          const set = body.data?.getQuizSet as { items: Record<string, unknown>[] };
-          return { items: set.items, statements: [...logger.statements] };
-        } finally {
-          logger.counting = false;
-        }
+        const { result, statements } = await logger.count(() =>
+          graphql(app.url, query, { variables: { tag }, search: `?${credentials[requester]}` }),
+        );
+        expect(result.status).toBe(200);
+        expect(result.body.errors).toBeUndefined();
+        const set = result.body.data?.getQuizSet as { items: Record<string, unknown>[] };
+        return { items: set.items, statements };
       };
       const small = await cost(requester === 'anonymous' ? 'small' : 'mine');
       const large = await cost('all');

@@ -10,7 +10,7 @@ import type {
 import { Answer, Quiz, Session } from '../../src/db/entities';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
-import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
+import { BACKENDS, openBackend } from '../helpers/database';
 
 /**
  * getResults against a reference written here from the words of contract.md §7, in exact
@@ -396,7 +396,6 @@ interface Loaded {
 }
 
 const SEEDS = [11, 23, 37];
-const BACKENDS = ['MariaDB', 'SQLite'] as const;
 
 /** Which answers count: all sessions, one (sessionId), two (sessionIds). */
 type SessionFilter = 'none' | 'one' | 'two';
@@ -573,14 +572,7 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    if (backend === 'MariaDB') {
-      ({ dataSource, close } = await openTestDatabase('results_oracle'));
-    } else {
-      ({ dataSource } = await openSqliteTestDatabase());
-      close = async () => {
-        if (dataSource.isInitialized) await dataSource.destroy();
-      };
-    }
+    ({ dataSource, close } = await openBackend(backend, 'results_oracle'));
     app = await startTestApp(dataSource);
     for (const seed of SEEDS) loaded.set(seed, await load(seed));
   });

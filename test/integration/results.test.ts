@@ -12,7 +12,7 @@ import { parseResultsRequest } from '../../src/services/results/result-parameter
 import { resultsInsertStatement } from '../../src/services/results/results.sql';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
-import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
+import { BACKENDS, openBackend, openTestDatabase } from '../helpers/database';
 
 /**
  * getResults on hand-made data whose every number is worked out below (contract.md §7).
@@ -157,8 +157,6 @@ interface Reply {
 
 type Requester = 'anonymous' | 'T' | 'V' | 'c' | 'e';
 
-const BACKENDS = ['MariaDB', 'SQLite'] as const;
-
 describe.each(BACKENDS)('getResults on %s', (backend) => {
   let dataSource: DataSource;
   let close: () => Promise<void>;
@@ -220,14 +218,7 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    if (backend === 'MariaDB') {
-      ({ dataSource, close } = await openTestDatabase('results'));
-    } else {
-      ({ dataSource } = await openSqliteTestDatabase());
-      close = async () => {
-        if (dataSource.isInitialized) await dataSource.destroy();
-      };
-    }
+    ({ dataSource, close } = await openBackend(backend, 'results'));
     ids = await loadData(dataSource, DOCUMENT);
     const key = await createTestApiKey(dataSource, 'localhost');
     who.anonymous = `apiKey=${key.secret}`;

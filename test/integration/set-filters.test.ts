@@ -3,7 +3,7 @@ import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument, ImportQuiz } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
-import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
+import { BACKENDS, type Backend, openBackend } from '../helpers/database';
 import { expectSetParity, type SetOperation } from '../helpers/parity';
 
 /**
@@ -452,9 +452,8 @@ const CASES: Case[] = [
 
 type Outcome = string[] | { status: number; type: unknown; parameterName?: unknown };
 
-const BACKENDS = ['MariaDB', 'SQLite'] as const;
 /** What each backend answered, by case name, for the cross-dialect comparison at the end. */
-const outcomes: Record<(typeof BACKENDS)[number], Map<string, Outcome>> = {
+const outcomes: Record<Backend, Map<string, Outcome>> = {
   MariaDB: new Map(),
   SQLite: new Map(),
 };
@@ -506,14 +505,7 @@ describe.each(BACKENDS)('set filters on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    if (backend === 'MariaDB') {
-      ({ dataSource, close } = await openTestDatabase('set_filters'));
-    } else {
-      ({ dataSource } = await openSqliteTestDatabase());
-      close = async () => {
-        if (dataSource.isInitialized) await dataSource.destroy();
-      };
-    }
+    ({ dataSource, close } = await openBackend(backend, 'set_filters'));
     ids = await loadData(dataSource, DOCUMENT);
     for (const [ref, id] of Object.entries(ids.users)) refOf.user.set(id, ref);
     for (const [ref, id] of Object.entries(ids.quizzes)) refOf.quiz.set(id, ref);

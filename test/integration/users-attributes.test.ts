@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
+import { badParameterBody, missingParameterBody, unauthorizedBody } from '../helpers/exceptions';
 import { expectParity, PARITY_QUERIES, type ParityOperation } from '../helpers/parity';
 
 /**
@@ -393,13 +394,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
     it('refuses a missing userId', async () => {
       const { status, body } = await call('getUser', {}, 'anonymous');
       expect(status).toBe(400);
-      expect(body).toStrictEqual({
-        type: 'MissingParameterException',
-        message: 'Missing parameter: userId',
-        operation: 'getUser',
-        reason: 'parameter userId is required',
-        parameterName: 'userId',
-      });
+      expect(body).toStrictEqual(missingParameterBody('getUser', 'userId'));
       // Cannot exist on GraphQL (userId: ID! is required): Apollo's own refusal applies.
       await expectGraphQLRequires('getUser', {}, 'userId', 'anonymous');
     });
@@ -407,27 +402,17 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
     it('refuses a userId that is not an identifier', async () => {
       const { status, body } = await both('getUser', { userId: 'abc' }, 'anonymous');
       expect(status).toBe(400);
-      expect(body).toStrictEqual({
-        type: 'BadParameterException',
-        message: 'Bad parameter: userId (must be a positive integer identifier)',
-        operation: 'getUser',
-        reason: 'must be a positive integer identifier',
-        parameterName: 'userId',
-        providedValue: 'abc',
-      });
+      expect(body).toStrictEqual(
+        badParameterBody('getUser', 'userId', 'abc', 'must be a positive integer identifier'),
+      );
     });
 
     it('answers 404 on an unknown userId', async () => {
       const { status, body } = await both('getUser', { userId: '999999' }, 'T');
       expect(status).toBe(404);
-      expect(body).toStrictEqual({
-        type: 'BadParameterException',
-        message: 'Bad parameter: userId (user 999999 does not exist)',
-        operation: 'getUser',
-        reason: 'user 999999 does not exist',
-        parameterName: 'userId',
-        providedValue: '999999',
-      });
+      expect(body).toStrictEqual(
+        badParameterBody('getUser', 'userId', '999999', 'user 999999 does not exist'),
+      );
     });
   });
 
@@ -511,12 +496,9 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
           'anonymous',
         );
         expect(status).toBe(401);
-        expect(body).toStrictEqual({
-          type: 'UnauthorizedOperationException',
-          message: 'Unauthorized operation: getUserAttribute (an access token is required)',
-          operation: 'getUserAttribute',
-          reason: 'an access token is required',
-        });
+        expect(body).toStrictEqual(
+          unauthorizedBody('getUserAttribute', 'an access token is required'),
+        );
       },
     );
 
@@ -534,12 +516,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
         );
         const reason = `the details of user ${user(target)} are not visible to the requester`;
         expect(status).toBe(403);
-        expect(body).toStrictEqual({
-          type: 'UnauthorizedOperationException',
-          message: `Unauthorized operation: getUserAttribute (${reason})`,
-          operation: 'getUserAttribute',
-          reason,
-        });
+        expect(body).toStrictEqual(unauthorizedBody('getUserAttribute', reason));
       },
     );
 
@@ -548,13 +525,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
       delete params[parameterName];
       const { status, body } = await call('getUserAttribute', params, 'T');
       expect(status).toBe(400);
-      expect(body).toStrictEqual({
-        type: 'MissingParameterException',
-        message: `Missing parameter: ${parameterName}`,
-        operation: 'getUserAttribute',
-        reason: `parameter ${parameterName} is required`,
-        parameterName,
-      });
+      expect(body).toStrictEqual(missingParameterBody('getUserAttribute', parameterName));
       // Cannot exist on GraphQL (the argument is required): Apollo's own refusal applies.
       await expectGraphQLRequires('getUserAttribute', params, parameterName, 'T');
     });
@@ -567,14 +538,9 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
       );
       const reason = 'must be one of firstName, lastName, pictureURL, popularity, influence';
       expect(status).toBe(400);
-      expect(body).toStrictEqual({
-        type: 'BadParameterException',
-        message: `Bad parameter: attributeName (${reason})`,
-        operation: 'getUserAttribute',
-        reason,
-        parameterName: 'attributeName',
-        providedValue: 'email',
-      });
+      expect(body).toStrictEqual(
+        badParameterBody('getUserAttribute', 'attributeName', 'email', reason),
+      );
     });
 
     it('refuses a userId that is not an identifier', async () => {
@@ -599,14 +565,9 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
         'T',
       );
       expect(status).toBe(404);
-      expect(body).toStrictEqual({
-        type: 'BadParameterException',
-        message: 'Bad parameter: userId (user 999999 does not exist)',
-        operation: 'getUserAttribute',
-        reason: 'user 999999 does not exist',
-        parameterName: 'userId',
-        providedValue: '999999',
-      });
+      expect(body).toStrictEqual(
+        badParameterBody('getUserAttribute', 'userId', '999999', 'user 999999 does not exist'),
+      );
     });
   });
 
@@ -771,12 +732,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
         );
         const reason = `access to quiz ${quiz('priv')} is denied`;
         expect(status).toBe(401);
-        expect(body).toStrictEqual({
-          type: 'UnauthorizedOperationException',
-          message: `Unauthorized operation: getQuizAttribute (${reason})`,
-          operation: 'getQuizAttribute',
-          reason,
-        });
+        expect(body).toStrictEqual(unauthorizedBody('getQuizAttribute', reason));
       },
     );
 
@@ -793,12 +749,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
       );
       const reason = `access to quiz ${quiz(ref)} is denied`;
       expect(status).toBe(403);
-      expect(body).toStrictEqual({
-        type: 'UnauthorizedOperationException',
-        message: `Unauthorized operation: getQuizAttribute (${reason})`,
-        operation: 'getQuizAttribute',
-        reason,
-      });
+      expect(body).toStrictEqual(unauthorizedBody('getQuizAttribute', reason));
     });
 
     it.each(['defaultDuration', 'imported', 'favorite'])(
@@ -811,12 +762,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
         );
         const reason = `an access token is required to read attribute ${attributeName}`;
         expect(status).toBe(401);
-        expect(body).toStrictEqual({
-          type: 'UnauthorizedOperationException',
-          message: `Unauthorized operation: getQuizAttribute (${reason})`,
-          operation: 'getQuizAttribute',
-          reason,
-        });
+        expect(body).toStrictEqual(unauthorizedBody('getQuizAttribute', reason));
       },
     );
 
@@ -825,13 +771,7 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
       delete params[parameterName];
       const { status, body } = await call('getQuizAttribute', params, 'anonymous');
       expect(status).toBe(400);
-      expect(body).toStrictEqual({
-        type: 'MissingParameterException',
-        message: `Missing parameter: ${parameterName}`,
-        operation: 'getQuizAttribute',
-        reason: `parameter ${parameterName} is required`,
-        parameterName,
-      });
+      expect(body).toStrictEqual(missingParameterBody('getQuizAttribute', parameterName));
       // Cannot exist on GraphQL (the argument is required): Apollo's own refusal applies.
       await expectGraphQLRequires('getQuizAttribute', params, parameterName, 'anonymous');
     });
@@ -860,14 +800,9 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
         'author, nbQuestions, questions, defaultDuration, imported, favorite, nbSessions, ' +
         'nbPlayers, nbFavorites';
       expect(status).toBe(400);
-      expect(body).toStrictEqual({
-        type: 'BadParameterException',
-        message: `Bad parameter: attributeName (${reason})`,
-        operation: 'getQuizAttribute',
-        reason,
-        parameterName: 'attributeName',
-        providedValue: 'popularity',
-      });
+      expect(body).toStrictEqual(
+        badParameterBody('getQuizAttribute', 'attributeName', 'popularity', reason),
+      );
     });
 
     it('refuses a quizId that is not an identifier', async () => {
@@ -877,14 +812,14 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
         'anonymous',
       );
       expect(status).toBe(400);
-      expect(body).toStrictEqual({
-        type: 'BadParameterException',
-        message: 'Bad parameter: quizId (must be a positive integer identifier)',
-        operation: 'getQuizAttribute',
-        reason: 'must be a positive integer identifier',
-        parameterName: 'quizId',
-        providedValue: '12ab',
-      });
+      expect(body).toStrictEqual(
+        badParameterBody(
+          'getQuizAttribute',
+          'quizId',
+          '12ab',
+          'must be a positive integer identifier',
+        ),
+      );
     });
 
     it('answers 404 on an unknown quizId', async () => {
@@ -894,14 +829,9 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
         'anonymous',
       );
       expect(status).toBe(404);
-      expect(body).toStrictEqual({
-        type: 'BadParameterException',
-        message: 'Bad parameter: quizId (quiz 999999 does not exist)',
-        operation: 'getQuizAttribute',
-        reason: 'quiz 999999 does not exist',
-        parameterName: 'quizId',
-        providedValue: '999999',
-      });
+      expect(body).toStrictEqual(
+        badParameterBody('getQuizAttribute', 'quizId', '999999', 'quiz 999999 does not exist'),
+      );
     });
   });
 

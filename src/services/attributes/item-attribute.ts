@@ -1,6 +1,10 @@
-import type { QuizVisibility } from '../../db/entities/quiz.entity';
-import type { QuestionView, QuizView } from '../quizzes/quiz.views';
-import type { UserView } from '../users/user.views';
+import {
+  QUIZ_FIELDS,
+  QUIZ_PUBLIC_FIELDS,
+  QUIZ_REQUESTER_FIELDS,
+  type QuizFieldValues,
+  type QuizView,
+} from '../quizzes/quiz.views';
 
 /**
  * ItemAttribute (contract.md §4): one named value of a user or a quiz. Shared by REST and
@@ -28,42 +32,12 @@ export type UserAttribute =
   | ItemAttributeOf<'user', UserDetailAttributeName, string | null>
   | ItemAttributeOf<'user', UserCountAttributeName, number>;
 
-/** Each Quiz field of the wire (contract.md §4) and its domain value, as getQuiz shows it. */
-export interface QuizFieldValues {
-  id: number;
-  title: string;
-  visibility: QuizVisibility;
-  survey: boolean;
-  tags: string[];
-  creationDate: Date;
-  lastChangeDate: Date;
-  author: UserView;
-  nbQuestions: number;
-  questions: QuestionView[];
-  defaultDuration: string | null;
-  imported: boolean;
-  favorite: boolean;
-}
+export { QUIZ_FIELDS, QUIZ_PUBLIC_FIELDS, QUIZ_REQUESTER_FIELDS, type QuizFieldValues };
 
-export const QUIZ_PUBLIC_FIELDS = [
-  'id',
-  'title',
-  'visibility',
-  'survey',
-  'tags',
-  'creationDate',
-  'lastChangeDate',
-  'author',
-  'nbQuestions',
-  'questions',
-] as const;
 export type QuizPublicField = (typeof QUIZ_PUBLIC_FIELDS)[number];
 
-/** Quiz fields only an authenticated requester sees (getQuiz omits them for anonymous ones). */
-export const QUIZ_REQUESTER_FIELDS = ['defaultDuration', 'imported', 'favorite'] as const;
 export type QuizRequesterField = (typeof QUIZ_REQUESTER_FIELDS)[number];
 
-export const QUIZ_FIELDS = [...QUIZ_PUBLIC_FIELDS, ...QUIZ_REQUESTER_FIELDS] as const;
 export type QuizField = (typeof QUIZ_FIELDS)[number];
 
 /** nbSessions: sessions that played the quiz; nbPlayers: distinct users who answered it; nbFavorites: users who flagged it. */

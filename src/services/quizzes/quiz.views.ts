@@ -18,6 +18,25 @@ export interface QuestionView {
   caseSensitive?: boolean;
 }
 
+/** The Quiz fields of the wire everyone sees (contract.md §4), in their legacy order. */
+export const QUIZ_PUBLIC_FIELDS = [
+  'id',
+  'title',
+  'visibility',
+  'survey',
+  'tags',
+  'creationDate',
+  'lastChangeDate',
+  'author',
+  'nbQuestions',
+  'questions',
+] as const;
+
+/** Quiz fields only an authenticated requester sees (imported and favorite are about them). */
+export const QUIZ_REQUESTER_FIELDS = ['defaultDuration', 'imported', 'favorite'] as const;
+
+export const QUIZ_FIELDS = [...QUIZ_PUBLIC_FIELDS, ...QUIZ_REQUESTER_FIELDS] as const;
+
 export interface QuizView {
   id: number;
   title: string;
@@ -30,8 +49,17 @@ export interface QuizView {
   nbQuestions: number;
   questions: QuestionView[];
   /** Only for an authenticated requester (imported and favorite are about them). */
-  requesterFields?: { defaultDuration: string | null; imported: boolean; favorite: boolean };
+  requesterFields?: QuizRequesterFieldValues;
 }
+
+export interface QuizRequesterFieldValues {
+  defaultDuration: string | null;
+  imported: boolean;
+  favorite: boolean;
+}
+
+/** Each Quiz field of the wire and its domain value, as getQuiz shows it. */
+export type QuizFieldValues = Omit<QuizView, 'requesterFields'> & QuizRequesterFieldValues;
 
 function questionView(question: Question, withGoodAnswer: boolean, survey: boolean): QuestionView {
   const view: QuestionView = {

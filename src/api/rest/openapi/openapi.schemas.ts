@@ -2,6 +2,7 @@ import { QUESTION_TYPES } from '../../../domain/questions/question-types';
 import { MEDIA_TYPES } from '../../../db/entities/question.entity';
 import { QUIZ_VISIBILITIES } from '../../../db/entities/quiz.entity';
 import { ERROR_TABLE } from '../../../errors';
+import { QUIZ_PUBLIC_FIELDS } from '../../../services/quizzes/quiz.views';
 import { AGGREGATION_FUNCTIONS, RESULT_TYPES } from '../../../services/results/result-parameters';
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses it) of the legacy wire shapes. */
@@ -134,18 +135,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
         imported: { type: 'boolean' },
         favorite: { type: 'boolean' },
       },
-      [
-        'id',
-        'title',
-        'visibility',
-        'survey',
-        'tags',
-        'creationDate',
-        'lastChangeDate',
-        'author',
-        'nbQuestions',
-        'questions',
-      ],
+      [...QUIZ_PUBLIC_FIELDS],
     ),
     description:
       'defaultDuration, imported and favorite are present for an authenticated requester only.',

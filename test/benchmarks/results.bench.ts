@@ -25,7 +25,9 @@
  *   A diagnostic row times the service's own INSERT … SELECT run alone through mysql2 (rolled
  *   back), to split the time between the statement and the rest of the request.
  * - BENCH_TIERS=S,M picks the tiers; BENCH_SERVICE_JS runs a service built elsewhere (a variant).
- * - 1 warm-up then BENCH_RUNS (5) sequential runs per transport, interleaved; medians.
+ * - The service is first warmed by BENCH_WARM_UP (40) requests per transport on the smallest case
+ *   (a fresh process runs its first requests unoptimized); then, per case, 1 warm-up and
+ *   BENCH_RUNS (9) sequential runs per transport, interleaved; medians.
  * - EXPLAIN of the service's statement (from resultsInsertStatement) for a 100-user set on tier M,
  *   with a check that answers is read through an ix_answers_* index, never scanned whole.
  */
@@ -47,7 +49,9 @@ import { createTestApiKey, createTestToken } from '../helpers/credentials';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'mariadb://root@127.0.0.1:3306';
 const REUSE = process.env.BENCH_REUSE === '1';
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+/** Requests per transport that warm the service (JIT, pools) before anything is timed. */
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 40);
 const ONLY_TIERS = (process.env.BENCH_TIERS ?? 'S,M').split(',').map((t) => t.trim());
 const ROOT = path.resolve(__dirname, '../..');
 const BUILD_DIR = path.join(os.tmpdir(), 'quiz-results-bench-build');
@@ -698,6 +702,17 @@ async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<
   const mismatches: string[] = [];
   let bigCaseMb: { mb: number; exact: boolean } | undefined;
   try {
+    // The first requests of a fresh process run unoptimized code: warm it before timing anything.
+    const smallest: Case = {
+      userSetId: p.userSets.get(tier.userSizes[0] as number) as number,
+      quizSetId: p.quizSets.get(tier.quizSizes[0] as number) as number,
+      shape: 'detailed',
+    };
+    for (let i = 0; i < WARM_UP; i += 1) {
+      const shape = SHAPES[i % SHAPES.length] as Shape;
+      await restGetResults(service, p, { ...smallest, shape });
+      await graphqlGetResults(service, p, { ...smallest, shape });
+    }
     for (const users of tier.userSizes) {
       for (const quizzes of tier.quizSizes) {
         const big = users === 10000 && quizzes === 100;
@@ -770,7 +785,7 @@ async function main(): Promise<void> {
   agent.destroy();
 
   out(
-    `\ngetResults, resultTypes ${RESULT_TYPES.join(',')}, numberOfItemsPerPage ${PAGE_SIZE}, medians of ${RUNS} sequential runs after 1 warm-up, MariaDB`,
+    `\ngetResults, resultTypes ${RESULT_TYPES.join(',')}, numberOfItemsPerPage ${PAGE_SIZE}, medians of ${RUNS} sequential runs after 1 warm-up per case (${WARM_UP} warm-up requests per transport first), MariaDB`,
   );
   out(
     'floor SQL = the same rows by one hand-written SELECT through mysql2, all rows read back; (service stmt) = the service INSERT … SELECT alone through mysql2 (diagnostic)',

@@ -301,15 +301,21 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
 
   it('answers BadParameterException 404 on dataSetId for an unknown or expired set', async () => {
     const set = await page('getUserSet', 'anonymous', { sessionId: sessionId('S1') });
-    await dataSource
-      .getRepository(DataSet)
-      .update({ id: Number(set.dataSetId) }, { expiresAt: new Date(Date.now() - 1000) });
-    expectError(
-      await call('getDataSetPage', 'anonymous', { dataSetId: set.dataSetId }),
-      404,
-      'BadParameterException',
-      'dataSetId',
-    );
+    const [stored] = await dataSource.getRepository(DataSet).findBy({ id: Number(set.dataSetId) });
+    // The service's clock one second past the set's expiry (the real wait is the TTL test's).
+    const now = jest
+      .spyOn(Date, 'now')
+      .mockReturnValue((stored as DataSet).expiresAt.getTime() + 1000);
+    try {
+      expectError(
+        await call('getDataSetPage', 'anonymous', { dataSetId: set.dataSetId }),
+        404,
+        'BadParameterException',
+        'dataSetId',
+      );
+    } finally {
+      now.mockRestore();
+    }
     expectError(
       await call('getDataSetPage', 'anonymous', { dataSetId: 2_000_000_000 }),
       404,

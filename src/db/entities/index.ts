@@ -1,7 +1,7 @@
 import { AccessToken } from './access-token.entity';
 import { Answer } from './answer.entity';
 import { ApiKey } from './api-key.entity';
-import { DataSet, DataSetItem } from './data-set.entity';
+import { ComputedResultItem, DataSet, DataSetItem } from './data-set.entity';
 import { Question } from './question.entity';
 import { Quiz, QuizTag } from './quiz.entity';
 import { Session, SessionAttendee, SessionQuiz } from './session.entity';
@@ -14,6 +14,7 @@ import { WebSession } from './web-session.entity';
 export {
   AccessToken,
   Answer,
+  ComputedResultItem,
   ApiKey,
   DataSet,
   DataSetItem,
@@ -47,6 +48,7 @@ export const ENTITIES = [
   Answer,
   DataSet,
   DataSetItem,
+  ComputedResultItem,
   WebSession,
   LoginFailure,
 ];

@@ -1,5 +1,5 @@
 import { expiryIn } from '../../db/column-types';
-import type { QueryRunner } from 'typeorm';
+import { In, type DataSource } from 'typeorm';
 import type { AppDeps, RequestContext } from '../../app/request-context';
 import { DataSet, type DataSetItemType } from '../../db/entities/data-set.entity';
 import { dataSetOwner, dataSetReadDecision } from '../../domain/policy/access.policy';
@@ -11,6 +11,8 @@ import {
   parsePageSize,
   type RawParam,
 } from './data-set.params';
+import { pipelinedQueries, type SqlStatement } from '../../db/pipelined-queries';
+import { forgetDataSets, rememberDataSet, rememberedDataSet } from './data-set.cache';
 import { placeholders, serializedOnSqlite, sqlDate, toNumber, type SqlParam } from './data-set.sql';
 
 /**
@@ -31,12 +33,14 @@ export interface DataSetPage {
   currentPageIndex: number;
   /** Members of the page in position order (user, quiz and userGroup sets; [] for computed results). */
   itemIds: number[];
-  /** Positions the page covers (lastPosition < firstPosition when it is empty); computed results are read by them. */
-  firstPosition: number;
-  lastPosition: number;
+  /** The page's rows of computed_results in position order (computed results; [] otherwise). */
+  resultRows: ResultRow[];
   /** What made the set (data_sets.parameters), for views of computed results. */
   parameters: string | null;
 }
+
+/** A row of computed_results as the page statement reads it. */
+export type ResultRow = Record<string, unknown>;
 
 export interface DataSetOptions {
   /** 1 to 1000; the configured page size when absent. */
@@ -46,34 +50,175 @@ export interface DataSetOptions {
 }
 
 /**
- * Writes the items of a new set inside its transaction; returns how many it wrote. An
- * INSERT … SELECT that reads data_set_items must do so from a materialized derived table (see
+ * The INSERT … SELECT that writes the members of a new set, given its id, at positions 1..n
+ * (into computed_results for computed results, else into data_set_items). One that reads
+ * data_set_items while writing it must read it from a materialized derived table (see
  * createDataSet) to run on MySQL 8.
  */
-export type DataSetFiller = (runner: QueryRunner, dataSetId: number) => Promise<number>;
+export type MembersStatement = (dataSetId: number) => SqlStatement;
 
 export const DATA_SET_OPERATORS = ['union', 'intersection', 'difference'] as const;
 export type DataSetOperator = (typeof DATA_SET_OPERATORS)[number];
 
-async function countItems(runner: QueryRunner, dataSetId: number): Promise<number> {
-  // Positions are 1..n without gaps, so the highest one is the count (one index lookup).
-  const rows = (await runner.query(
-    'SELECT MAX(position) AS n FROM data_set_items WHERE data_set_id = ?',
-    [dataSetId],
-  )) as { n: unknown }[];
-  return toNumber(rows[0]?.n);
+/** The table that holds the members of sets of this item type. */
+function membersTable(itemType: DataSetItemType): 'computed_results' | 'data_set_items' {
+  return itemType === 'computedResult' ? 'computed_results' : 'data_set_items';
+}
+
+/** The members of a set at positions first..last, in position order. */
+function pageRowsStatement(
+  itemType: DataSetItemType,
+  dataSetId: number,
+  first: number,
+  last: number,
+): SqlStatement {
+  const columns =
+    itemType === 'computedResult'
+      ? `position, user_id, quiz_id, session_id, aggregation_function,
+         nb_good_answers, good_answers_percent, percentile, nb_answers, duration`
+      : 'item_id AS id';
+  return {
+    sql: `SELECT ${columns} FROM ${membersTable(itemType)}
+           WHERE data_set_id = ? AND position BETWEEN ? AND ? ORDER BY position`,
+    params: [dataSetId, first, last],
+  };
+}
+
+/** Page `index` of a set from the rows its page statement read. */
+function pageFrom(set: DataSet, index: number, rows: ResultRow[]): DataSetPage {
+  const results = set.itemType === 'computedResult';
+  return {
+    dataSetId: set.id,
+    itemType: set.itemType,
+    numberOfPages: numberOfPages(set),
+    numberOfItemsPerPage: set.numberOfItemsPerPage,
+    totalNumberOfItems: set.totalNumberOfItems,
+    currentPageIndex: index,
+    itemIds: results ? [] : rows.map((row) => toNumber(row.id)),
+    resultRows: results ? rows : [],
+    parameters: set.parameters,
+  };
+}
+
+function isMysqlFamily(dataSource: DataSource): boolean {
+  const type = dataSource.options.type;
+  return type === 'mysql' || type === 'mariadb';
+}
+
+/** The count an INSERT reports, whatever the driver's result shape. */
+function affectedRows(result: unknown): number | undefined {
+  const raw = result as { affectedRows?: unknown; affected?: unknown } | null;
+  const value = raw?.affectedRows ?? raw?.affected;
+  return typeof value === 'number' ? value : undefined;
+}
+
+interface WrittenSet {
+  id: number;
+  total: number;
+  firstPageRows: ResultRow[];
+}
+
+/**
+ * MySQL and MariaDB: the set in one transaction, in three exchanges with the server (the header,
+ * then the members, the total and the first page, then COMMIT) rather than one per statement.
+ * READ COMMITTED keeps INSERT … SELECT from share-locking every answer it reads (answers being
+ * written meanwhile are not blocked); each statement still reads one consistent snapshot.
+ */
+async function writeOnMysql(
+  ctx: RequestContext,
+  set: DataSet,
+  members: MembersStatement,
+): Promise<WrittenSet> {
+  const runner = ctx.dataSource.createQueryRunner();
+  try {
+    const [, , header] = await pipelinedQueries(runner, [
+      { sql: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED', params: [] },
+      { sql: 'START TRANSACTION', params: [] },
+      {
+        sql: `INSERT INTO data_sets (item_type, owner_user_id, owner_api_key_id, total_number_of_items,
+                                     number_of_items_per_page, parameters, created_at, expires_at)
+              VALUES (?, ?, ?, 0, ?, ?, ?, ?)`,
+        params: [
+          set.itemType,
+          set.ownerUserId,
+          set.ownerApiKeyId,
+          set.numberOfItemsPerPage,
+          set.parameters,
+          set.createdAt,
+          set.expiresAt,
+        ],
+      },
+    ]);
+    const id = toNumber((header as { insertId?: unknown }).insertId);
+    // Positions are 1..n without gaps, so the highest one is the count (one index lookup).
+    const [written, , firstPage] = await pipelinedQueries(runner, [
+      members(id),
+      {
+        sql: `UPDATE data_sets SET total_number_of_items =
+                (SELECT COALESCE(MAX(position), 0) FROM ${membersTable(set.itemType)} WHERE data_set_id = ?)
+               WHERE id = ?`,
+        params: [id, id],
+      },
+      pageRowsStatement(set.itemType, id, 1, set.numberOfItemsPerPage),
+    ]);
+    await pipelinedQueries(runner, [{ sql: 'COMMIT', params: [] }]);
+    return { id, total: toNumber(affectedRows(written)), firstPageRows: firstPage as ResultRow[] };
+  } catch (error) {
+    // The original error says what failed; a failing rollback must not hide it.
+    await runner.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await runner.release();
+  }
+}
+
+/** SQLite: the same transaction through TypeORM, one statement at a time (no round trips). */
+async function writeOnSqlite(
+  ctx: RequestContext,
+  set: DataSet,
+  members: MembersStatement,
+): Promise<WrittenSet> {
+  return serializedOnSqlite(ctx.dataSource, async () => {
+    const runner = ctx.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      try {
+        const inserted = await runner.manager.insert(DataSet, { ...set });
+        const id = toNumber(inserted.identifiers[0]?.id);
+        const statement = members(id);
+        const written = await runner.query(statement.sql, statement.params, true);
+        const [{ n }] = (await runner.query(
+          `SELECT COALESCE(MAX(position), 0) AS n FROM ${membersTable(set.itemType)} WHERE data_set_id = ?`,
+          [id],
+        )) as { n: unknown }[];
+        const total = affectedRows(written) ?? toNumber(n);
+        await runner.manager.update(DataSet, { id }, { totalNumberOfItems: total });
+        const page = pageRowsStatement(set.itemType, id, 1, set.numberOfItemsPerPage);
+        const firstPageRows = (await runner.query(page.sql, page.params)) as ResultRow[];
+        await runner.commitTransaction();
+        return { id, total, firstPageRows };
+      } catch (error) {
+        await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
+  });
 }
 
 /**
  * Makes a set owned by the requester and fills it, all in one transaction: a set is either
- * complete or absent. The lower-level form, for sets whose items are not plain ids.
+ * complete or absent. Returns its first page. The lower-level form, for sets whose members are
+ * not plain ids.
  */
 export async function createDataSetWith(
   ctx: RequestContext,
   itemType: DataSetItemType,
-  fill: DataSetFiller,
+  members: MembersStatement,
   options: DataSetOptions = {},
-): Promise<DataSet> {
+): Promise<DataSetPage> {
   const numberOfItemsPerPage = parsePageSize(
     ctx.operation,
     options.numberOfItemsPerPage,
@@ -89,41 +234,19 @@ export async function createDataSetWith(
     createdAt: now,
     expiresAt: expiryIn(ctx.config.dataSetTtlSeconds, now.getTime()),
   });
-  return serializedOnSqlite(ctx.dataSource, async () => {
-    const runner = ctx.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      // On MySQL/MariaDB, READ COMMITTED keeps INSERT … SELECT from share-locking every row it
-      // reads (answers being written meanwhile are not blocked, and the statement runs faster).
-      // The set still reads one consistent snapshot per statement.
-      await (ctx.dataSource.options.type === 'better-sqlite3'
-        ? runner.startTransaction()
-        : runner.startTransaction('READ COMMITTED'));
-      try {
-        const inserted = await runner.manager.insert(DataSet, set);
-        set.id = toNumber(inserted.identifiers[0]?.id);
-        set.totalNumberOfItems = await fill(runner, set.id);
-        await runner.manager.update(
-          DataSet,
-          { id: set.id },
-          { totalNumberOfItems: set.totalNumberOfItems },
-        );
-        await runner.commitTransaction();
-        return set;
-      } catch (error) {
-        // The original error says what failed; a failing rollback must not hide it.
-        await runner.rollbackTransaction().catch(() => undefined);
-        throw error;
-      }
-    } finally {
-      await runner.release();
-    }
-  });
+  const written = isMysqlFamily(ctx.dataSource)
+    ? await writeOnMysql(ctx, set, members)
+    : await writeOnSqlite(ctx, set, members);
+  set.id = written.id;
+  set.totalNumberOfItems = written.total;
+  rememberDataSet(ctx.dataSource, set);
+  return pageFrom(set, 1, written.firstPageRows);
 }
 
 /**
  * Makes a set of ids: `selectSql` is a SELECT whose column `id` names the members (duplicates
  * allowed), `params` its `?` parameters. Members are numbered in id order by the database.
+ * Returns the first page.
  *
  * `selectSql` may read data_set_items (set algebra, members of a group set): MySQL 8 refuses
  * an INSERT whose subqueries read the target table unless they sit in a materialized derived
@@ -131,24 +254,20 @@ export async function createDataSetWith(
  */
 export async function createDataSet(
   ctx: RequestContext,
-  itemType: DataSetItemType,
+  itemType: Exclude<DataSetItemType, 'computedResult'>,
   selectSql: string,
   params: readonly SqlParam[],
   options: DataSetOptions = {},
-): Promise<DataSet> {
+): Promise<DataSetPage> {
   return createDataSetWith(
     ctx,
     itemType,
-    async (runner, dataSetId) => {
-      const result = await runner.query(
-        `INSERT INTO data_set_items (data_set_id, position, item_id)
-         SELECT ?, ROW_NUMBER() OVER (ORDER BY x.id), x.id
-           FROM (SELECT DISTINCT m.id AS id FROM (${selectSql}) m) x`,
-        [dataSetId, ...params],
-        true,
-      );
-      return typeof result.affected === 'number' ? result.affected : countItems(runner, dataSetId);
-    },
+    (dataSetId) => ({
+      sql: `INSERT INTO data_set_items (data_set_id, position, item_id)
+            SELECT ?, ROW_NUMBER() OVER (ORDER BY x.id), x.id
+              FROM (SELECT DISTINCT m.id AS id FROM (${selectSql}) m) x`,
+      params: [dataSetId, ...params],
+    }),
     options,
   );
 }
@@ -157,28 +276,86 @@ function accessReason(dataSetId: number): string {
   return `access to data set ${dataSetId} is denied`;
 }
 
+/** A set id to check, and the parameter that named it (for the error). */
+export interface DataSetReference {
+  id: number;
+  parameterName: string;
+}
+
 /**
- * A set the requester may read, else the contract's error: unknown or expired → 404 on
- * `parameterName`; another requester's → 403 (401 when an anonymous requester reads a user's).
+ * Headers of the given sets, remembered ones from memory and the others in one statement.
+ * Unknown ids are absent from the map.
  */
-export async function requireReadableDataSet(
+async function dataSetHeaders(
   ctx: RequestContext,
-  dataSetId: number,
-  parameterName = 'dataSetId',
-): Promise<DataSet> {
-  const set = await ctx.dataSource.getRepository(DataSet).findOneBy({ id: dataSetId });
+  ids: readonly number[],
+): Promise<Map<number, DataSet>> {
+  const headers = new Map<number, DataSet>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const known = rememberedDataSet(ctx.dataSource, id);
+    if (known) headers.set(id, known);
+    else if (!missing.includes(id)) missing.push(id);
+  }
+  if (missing.length > 0) {
+    for (const set of await ctx.dataSource.getRepository(DataSet).findBy({ id: In(missing) })) {
+      rememberDataSet(ctx.dataSource, set);
+      headers.set(set.id, set);
+    }
+  }
+  return headers;
+}
+
+/** The set, if the requester may read it; else the contract's error on `parameterName`. */
+function checkReadable(
+  ctx: RequestContext,
+  set: DataSet | undefined,
+  { id, parameterName }: DataSetReference,
+): DataSet {
   if (!set || set.expiresAt.getTime() <= Date.now()) {
     throw Errors.notFound(
       ctx.operation,
       parameterName,
-      String(dataSetId),
-      `data set ${dataSetId} does not exist or has expired`,
+      String(id),
+      `data set ${id} does not exist or has expired`,
     );
   }
   const decision = dataSetReadDecision(ctx.requester, set);
   if (decision === 'needsToken') throw Errors.unauthenticated(ctx.operation, accessReason(set.id));
   if (decision === 'denied') throw Errors.forbidden(ctx.operation, accessReason(set.id));
   return set;
+}
+
+/**
+ * Sets the requester may read, in the order given, else the contract's error for the first
+ * that fails: unknown or expired → 404 on its parameter; another requester's → 403 (401 when
+ * an anonymous requester reads a user's). `check` runs on each readable set before the next
+ * is considered (an item type check, say), so errors come in parameter order.
+ */
+export async function requireReadableDataSets(
+  ctx: RequestContext,
+  references: readonly DataSetReference[],
+  check: (set: DataSet, reference: DataSetReference) => void = () => undefined,
+): Promise<DataSet[]> {
+  const headers = await dataSetHeaders(
+    ctx,
+    references.map((reference) => reference.id),
+  );
+  return references.map((reference) => {
+    const set = checkReadable(ctx, headers.get(reference.id), reference);
+    check(set, reference);
+    return set;
+  });
+}
+
+/** One set the requester may read (see requireReadableDataSets). */
+export async function requireReadableDataSet(
+  ctx: RequestContext,
+  dataSetId: number,
+  parameterName = 'dataSetId',
+): Promise<DataSet> {
+  const [set] = await requireReadableDataSets(ctx, [{ id: dataSetId, parameterName }]);
+  return set as DataSet;
 }
 
 /** A required id parameter: absent → MissingParameterException, malformed → BadParameterException. */
@@ -197,33 +374,14 @@ export async function pageOf(
   set: DataSet,
   pageIndex: RawParam = 1,
 ): Promise<DataSetPage> {
-  const pages = numberOfPages(set);
   const index = isGiven(pageIndex)
-    ? parseIntegerParam(ctx.operation, 'pageIndex', pageIndex, 1, Math.max(1, pages))
+    ? parseIntegerParam(ctx.operation, 'pageIndex', pageIndex, 1, Math.max(1, numberOfPages(set)))
     : 1;
   const firstPosition = (index - 1) * set.numberOfItemsPerPage + 1;
   const lastPosition = Math.min(index * set.numberOfItemsPerPage, set.totalNumberOfItems);
-  let itemIds: number[] = [];
-  if (set.itemType !== 'computedResult' && lastPosition >= firstPosition) {
-    const rows = (await ctx.dataSource.query(
-      `SELECT item_id AS id FROM data_set_items
-        WHERE data_set_id = ? AND position BETWEEN ? AND ? ORDER BY position`,
-      [set.id, firstPosition, lastPosition],
-    )) as { id: unknown }[];
-    itemIds = rows.map((row) => toNumber(row.id));
-  }
-  return {
-    dataSetId: set.id,
-    itemType: set.itemType,
-    numberOfPages: pages,
-    numberOfItemsPerPage: set.numberOfItemsPerPage,
-    totalNumberOfItems: set.totalNumberOfItems,
-    currentPageIndex: index,
-    itemIds,
-    firstPosition,
-    lastPosition,
-    parameters: set.parameters,
-  };
+  if (lastPosition < firstPosition) return pageFrom(set, index, []);
+  const { sql, params } = pageRowsStatement(set.itemType, set.id, firstPosition, lastPosition);
+  return pageFrom(set, index, (await ctx.dataSource.query(sql, params)) as ResultRow[]);
 }
 
 /** getDataSetPage: a page of one of the requester's sets. */
@@ -281,8 +439,10 @@ export async function computeDataSet(
       `must be one of ${DATA_SET_OPERATORS.join(', ')}`,
     );
   }
-  const set1 = await requireReadableDataSet(ctx, id1, 'dataSetId1');
-  const set2 = await requireReadableDataSet(ctx, id2, 'dataSetId2');
+  const [set1, set2] = (await requireReadableDataSets(ctx, [
+    { id: id1, parameterName: 'dataSetId1' },
+    { id: id2, parameterName: 'dataSetId2' },
+  ])) as [DataSet, DataSet];
   if (set1.itemType === 'computedResult') {
     throw Errors.badParameter(
       ctx.operation,
@@ -300,12 +460,11 @@ export async function computeDataSet(
     );
   }
   const { sql, params } = combination(op as DataSetOperator, set1.id, set2.id);
-  const made = await createDataSet(ctx, set1.itemType, sql, params, {
+  return createDataSet(ctx, set1.itemType, sql, params, {
     numberOfItemsPerPage: isGiven(options.numberOfItemsPerPage)
       ? options.numberOfItemsPerPage
       : set1.numberOfItemsPerPage,
   });
-  return pageOf(ctx, made, 1);
 }
 
 export interface PurgeOptions {
@@ -333,43 +492,50 @@ export async function purgeExpiredDataSets(
   for (;;) {
     const sets = (
       (await dataSource.query(
-        `SELECT id, total_number_of_items AS total FROM data_sets
+        `SELECT id, item_type, total_number_of_items AS total FROM data_sets
           WHERE expires_at <= ? ORDER BY id LIMIT ${setsPerRound}`,
         [now],
-      )) as { id: unknown; total: unknown }[]
-    ).map((row) => ({ id: toNumber(row.id), total: toNumber(row.total) }));
+      )) as { id: unknown; item_type: DataSetItemType; total: unknown }[]
+    ).map((row) => ({
+      id: toNumber(row.id),
+      table: membersTable(row.item_type),
+      total: toNumber(row.total),
+    }));
     if (sets.length === 0) return purged;
 
     // Small sets share one DELETE while their items add up to the bound; large ones go by ranges.
-    let group: number[] = [];
-    let groupItems = 0;
-    const flush = async () => {
-      if (group.length === 0) return;
-      await dataSource.query(
-        `DELETE FROM data_set_items WHERE data_set_id IN (${placeholders(group.length)})`,
-        group,
-      );
-      group = [];
-      groupItems = 0;
-    };
-    for (const set of sets) {
-      if (set.total <= itemsPerStatement) {
-        if (groupItems + set.total > itemsPerStatement) await flush();
-        group.push(set.id);
-        groupItems += set.total;
-        continue;
-      }
-      for (let from = 1; from <= set.total; from += itemsPerStatement) {
+    for (const table of ['data_set_items', 'computed_results'] as const) {
+      let group: number[] = [];
+      let groupItems = 0;
+      const flush = async () => {
+        if (group.length === 0) return;
         await dataSource.query(
-          'DELETE FROM data_set_items WHERE data_set_id = ? AND position BETWEEN ? AND ?',
-          [set.id, from, from + itemsPerStatement - 1],
+          `DELETE FROM ${table} WHERE data_set_id IN (${placeholders(group.length)})`,
+          group,
         );
+        group = [];
+        groupItems = 0;
+      };
+      for (const set of sets.filter((candidate) => candidate.table === table)) {
+        if (set.total <= itemsPerStatement) {
+          if (groupItems + set.total > itemsPerStatement) await flush();
+          group.push(set.id);
+          groupItems += set.total;
+          continue;
+        }
+        for (let from = 1; from <= set.total; from += itemsPerStatement) {
+          await dataSource.query(
+            `DELETE FROM ${table} WHERE data_set_id = ? AND position BETWEEN ? AND ?`,
+            [set.id, from, from + itemsPerStatement - 1],
+          );
+        }
+        // Nothing should lie past the total; this keeps a miscounted set from leaving orphans.
+        await dataSource.query(`DELETE FROM ${table} WHERE data_set_id = ?`, [set.id]);
       }
-      // Nothing should lie past the total; this keeps a miscounted set from leaving orphans.
-      await dataSource.query('DELETE FROM data_set_items WHERE data_set_id = ?', [set.id]);
+      await flush();
     }
-    await flush();
     const ids = sets.map((set) => set.id);
+    forgetDataSets(dataSource, ids);
     await dataSource.query(`DELETE FROM data_sets WHERE id IN (${placeholders(ids.length)})`, ids);
     purged += sets.length;
   }

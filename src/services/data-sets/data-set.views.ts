@@ -32,10 +32,7 @@ export interface ComputedResultView {
   values: { type: ResultType; value: number | null }[];
 }
 
-type PageMeta = Omit<
-  DataSetPage,
-  'itemType' | 'itemIds' | 'firstPosition' | 'lastPosition' | 'parameters'
->;
+type PageMeta = Omit<DataSetPage, 'itemType' | 'itemIds' | 'resultRows' | 'parameters'>;
 
 export type DataSetPageView =
   | (PageMeta & { itemType: 'user'; items: UserView[] })
@@ -78,28 +75,19 @@ export async function userGroupItems(
 }
 
 /**
- * Computed results of the page, read by its position range, shaped by what the set was asked
+ * Computed results of the page (its rows were read with it), shaped by what the set was asked
  * for (data_sets.parameters, see resultsParametersJson): the requested result types in their
  * order, and detailed or grouped by user or quiz. Without readable parameters: nbGoodAnswers,
  * grouping read from the row.
  */
-export async function computedResultItems(
-  ctx: RequestContext,
-  page: Pick<DataSetPage, 'dataSetId' | 'firstPosition' | 'lastPosition' | 'parameters'>,
-): Promise<ComputedResultView[]> {
-  if (page.lastPosition < page.firstPosition) return [];
+export function computedResultItems(
+  page: Pick<DataSetPage, 'resultRows' | 'parameters'>,
+): ComputedResultView[] {
   const stored = storedResultsShape(page.parameters);
   const resultTypes: ResultType[] = stored?.resultTypes ?? ['nbGoodAnswers'];
-  const rows = (await ctx.dataSource.query(
-    `SELECT position, user_id, quiz_id, session_id, aggregation_function,
-            nb_good_answers, good_answers_percent, percentile, nb_answers, duration
-       FROM data_set_items
-      WHERE data_set_id = ? AND position BETWEEN ? AND ? ORDER BY position`,
-    [page.dataSetId, page.firstPosition, page.lastPosition],
-  )) as Record<string, unknown>[];
   const numberOrNull = (value: unknown) =>
     value === null || value === undefined ? null : toNumber(value);
-  return rows.map((row) => {
+  return page.resultRows.map((row) => {
     const aggregationFunction =
       typeof row.aggregation_function === 'string' ? row.aggregation_function : null;
     const userId = numberOrNull(row.user_id);
@@ -147,7 +135,7 @@ export async function dataSetPageView(
       return {
         ...meta,
         itemType: 'computedResult',
-        items: await computedResultItems(ctx, page),
+        items: computedResultItems(page),
       };
   }
 }

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../app/request-context';
 import { quizScope } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import { createDataSet, pageOf, type DataSetOptions, type DataSetPage } from './data-set.service';
+import { createDataSet, type DataSetOptions, type DataSetPage } from './data-set.service';
 import {
   isGiven,
   parseDateInterval,
@@ -172,12 +172,11 @@ export async function getQuizSet(
   const conditions = filterConditions(ctx, filters);
   if (conditions.length === 0) throw Errors.missingParameter(ctx.operation, QUIZ_SET_FILTER_NAMES);
   const where = [scopeCondition(ctx), ...conditions];
-  const set = await createDataSet(
+  return createDataSet(
     ctx,
     'quiz',
     `SELECT q.id AS id FROM quizzes q WHERE ${where.map((c) => c.sql).join(' AND ')}`,
     where.flatMap((c) => c.params),
     options,
   );
-  return pageOf(ctx, set, 1);
 }

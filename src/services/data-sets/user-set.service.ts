@@ -3,7 +3,6 @@ import { groupScope } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import {
   createDataSet,
-  pageOf,
   requireReadableDataSet,
   type DataSetOptions,
   type DataSetPage,
@@ -88,14 +87,13 @@ export async function getUserSet(
     });
   }
   if (conditions.length === 0) throw Errors.missingParameter(op, USER_SET_FILTER_NAMES);
-  const set = await createDataSet(
+  return createDataSet(
     ctx,
     'user',
     `SELECT u.id AS id FROM users u WHERE ${conditions.map((c) => c.sql).join(' AND ')}`,
     conditions.flatMap((c) => c.params),
     options,
   );
-  return pageOf(ctx, set, 1);
 }
 
 /**
@@ -124,12 +122,11 @@ export async function getUserGroupSet(
     });
   }
   const where = conditions.length ? conditions.map((c) => c.sql).join(' AND ') : '1 = 1';
-  const set = await createDataSet(
+  return createDataSet(
     ctx,
     'userGroup',
     `SELECT g.id AS id FROM user_groups g WHERE ${where}`,
     conditions.flatMap((c) => c.params),
     options,
   );
-  return pageOf(ctx, set, 1);
 }

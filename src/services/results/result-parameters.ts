@@ -34,7 +34,7 @@ export type IncludeQuizzes = (typeof INCLUDE_QUIZZES)[number];
 /** Sessions one request may name: each is a bound parameter of the statement. */
 export const MAX_SESSION_IDS = 1000;
 
-/** The data_set_items column of each result type. */
+/** The computed_results column of each result type. */
 export const RESULT_COLUMNS: Readonly<Record<ResultType, string>> = {
   nbGoodAnswers: 'nb_good_answers',
   goodAnswersPercent: 'good_answers_percent',

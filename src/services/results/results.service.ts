@@ -1,5 +1,4 @@
 import type { RequestContext } from '../../app/request-context';
-import type { DataSet } from '../../db/entities/data-set.entity';
 import {
   detailedAttemptScope,
   resultsDecision,
@@ -8,12 +7,10 @@ import {
 import { Errors } from '../../errors';
 import {
   createDataSetWith,
-  pageOf,
-  requireReadableDataSet,
+  requireReadableDataSets,
   type DataSetPage,
 } from '../data-sets/data-set.service';
 import { parsePageSize } from '../data-sets/data-set.params';
-import { toNumber } from '../data-sets/data-set.sql';
 import {
   parseResultsRequest,
   resultsParametersJson,
@@ -26,25 +23,6 @@ export type { RawResultsParams } from './result-parameters';
 export function sqlFamily(ctx: Pick<RequestContext, 'dataSource'>): SqlFamily {
   const type = ctx.dataSource.options.type;
   return type === 'mysql' || type === 'mariadb' ? 'mysql' : 'sqlite';
-}
-
-/** One of the requester's sets, and of the item type the parameter names. */
-async function requireSetOf(
-  ctx: RequestContext,
-  id: number,
-  parameterName: 'userSetId' | 'quizSetId',
-  itemType: 'user' | 'quiz',
-): Promise<DataSet> {
-  const set = await requireReadableDataSet(ctx, id, parameterName);
-  if (set.itemType !== itemType) {
-    throw Errors.badParameter(
-      ctx.operation,
-      parameterName,
-      String(id),
-      `is a set of ${set.itemType} items, not of ${itemType} items`,
-    );
-  }
-  return set;
 }
 
 /**
@@ -72,26 +50,34 @@ export async function getResults(ctx: RequestContext, raw: RawResultsParams): Pr
     }
     scope = allowed;
   }
-  await requireSetOf(ctx, request.userSetId, 'userSetId', 'user');
-  await requireSetOf(ctx, request.quizSetId, 'quizSetId', 'quiz');
+  // Both sets in one read (none when this process knows them), checked in parameter order.
+  const expected = { userSetId: 'user', quizSetId: 'quiz' } as const;
+  await requireReadableDataSets(
+    ctx,
+    [
+      { id: request.userSetId, parameterName: 'userSetId' },
+      { id: request.quizSetId, parameterName: 'quizSetId' },
+    ],
+    (set, { id, parameterName }) => {
+      const itemType = expected[parameterName as keyof typeof expected];
+      if (set.itemType !== itemType) {
+        throw Errors.badParameter(
+          ctx.operation,
+          parameterName,
+          String(id),
+          `is a set of ${set.itemType} items, not of ${itemType} items`,
+        );
+      }
+    },
+  );
   const family = sqlFamily(ctx);
-  const set = await createDataSetWith(
+  return createDataSetWith(
     ctx,
     'computedResult',
-    async (runner, dataSetId) => {
-      const { sql, params } = resultsInsertStatement(family, request, dataSetId, scope);
-      const result = await runner.query(sql, params, true);
-      if (typeof result.affected === 'number') return result.affected;
-      const rows = (await runner.query(
-        'SELECT MAX(position) AS n FROM data_set_items WHERE data_set_id = ?',
-        [dataSetId],
-      )) as { n: unknown }[];
-      return toNumber(rows[0]?.n);
-    },
+    (dataSetId) => resultsInsertStatement(family, request, dataSetId, scope),
     {
       numberOfItemsPerPage: raw.numberOfItemsPerPage,
       parameters: resultsParametersJson(request),
     },
   );
-  return pageOf(ctx, set, 1);
 }

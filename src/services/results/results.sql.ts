@@ -81,7 +81,7 @@ function sessionFilter(request: ResultsRequest): ResultsStatement {
 /**
  * The CTEs down to `valued`: one row per attempt (real, or zero for includeQuizzes=all) with the
  * columns user_id, quiz_id, session_id and one DOUBLE per requested result type, named as its
- * data_set_items column.
+ * computed_results column.
  */
 function valuedCtes(family: SqlFamily, request: ResultsRequest): ResultsStatement {
   const sessions = sessionFilter(request);
@@ -99,8 +99,7 @@ function valuedCtes(family: SqlFamily, request: ResultsRequest): ResultsStatemen
   // Real attempts: the answers are read by ranges of a covering index (ix_answers_user_quiz or
   // ix_answers_quiz_user, per user or per quiz of a set); the sets are semi-joins, which the
   // database materializes once and probes by hash, where a join probed the data_set_items index
-  // once per answer (3.5x slower over 200,000 answers on MariaDB). Grouped, the CTE is itself
-  // materialized, so MySQL 8 lets it read data_set_items, the INSERT's target (see createDataSet).
+  // once per answer (3.5x slower over 200,000 answers on MariaDB).
   let sql = `WITH attempts AS (
   SELECT a.user_id AS user_id, a.quiz_id AS quiz_id, a.session_id AS session_id,
          ${perAttempt.map(([name, value]) => `${value} AS ${name}`).join(',\n         ')}
@@ -173,7 +172,7 @@ function detailedStatement(
   const values = request.resultTypes
     .map((type) => roundedSql(family, `v.${RESULT_COLUMNS[type]}`))
     .join(', ');
-  const sql = `INSERT INTO data_set_items (${INSERT_COLUMNS}, ${resultColumns(request)})
+  const sql = `INSERT INTO computed_results (${INSERT_COLUMNS}, ${resultColumns(request)})
 ${valued.sql}
 SELECT ?, ROW_NUMBER() OVER (ORDER BY v.user_id, v.quiz_id, v.session_id),
        v.user_id, v.quiz_id, v.session_id, NULL, ${values}
@@ -254,7 +253,7 @@ function aggregatedStatement(
   const quizId = aggregation.groupBy === 'quiz' ? 'g.item_id' : 'NULL';
   // `stats` is grouped, hence materialized before the outer join: MariaDB null-extends a merged
   // derived table's expressions wrongly (a CASE … ELSE 0 would read 0 for a missing member).
-  const sql = `INSERT INTO data_set_items (${INSERT_COLUMNS}, ${resultColumns(request)})
+  const sql = `INSERT INTO computed_results (${INSERT_COLUMNS}, ${resultColumns(request)})
 ${valued.sql}, ranked AS (
   SELECT v.${key} AS gk, ${[...columns.map((column) => `v.${column} AS ${column}`), ...windows].join(',\n         ')}
     FROM valued v

@@ -134,7 +134,7 @@ export class DataSetResolver {
           }),
         );
       case 'computedResult':
-        return (await computedResultItems(ctx, page)).map(toComputedResultObject);
+        return computedResultItems(page).map(toComputedResultObject);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { InitialSchema1795313645140 } from './1795313645140-InitialSchema';
+import { ComputedResultsTable1795321995755 } from './1795321995755-ComputedResultsTable';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
-export const MYSQL_MIGRATIONS = [InitialSchema1795313645140];
+export const MYSQL_MIGRATIONS = [InitialSchema1795313645140, ComputedResultsTable1795321995755];

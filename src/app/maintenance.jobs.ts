@@ -5,6 +5,9 @@ import { purgeExpiredDataSets } from '../services/data-sets/data-set.service';
 import type { Job } from './jobs';
 import type { AppDeps } from './request-context';
 
+/** How long an expired set stays before the purge reclaims it. */
+const DATA_SET_PURGE_GRACE_MS = 60_000;
+
 const flushKeyUsage: Job = {
   name: 'flush-key-usage',
   everySeconds: 30,
@@ -18,8 +21,15 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
     periodic: [
       flushKeyUsage,
       { name: 'purge-expired-tokens', everySeconds: every, run: (d) => purgeExpiredTokens(d) },
-      // Expired sets answer 404 already; this only reclaims their rows, in bounded batches.
-      { name: 'purge-expired-data-sets', everySeconds: every, run: (d) => purgeExpiredDataSets(d) },
+      // Expired sets answer 404 already; this only reclaims their rows, in bounded batches, a
+      // minute after expiry: a request that found a set readable just before never reads it
+      // half deleted.
+      {
+        name: 'purge-expired-data-sets',
+        everySeconds: every,
+        run: (d) =>
+          purgeExpiredDataSets(d, { now: new Date(Date.now() - DATA_SET_PURGE_GRACE_MS) }),
+      },
       {
         name: 'purge-expired-web-sessions',
         everySeconds: every,

@@ -6,6 +6,7 @@ import { ENTITIES } from './entities';
 import { MYSQL_MIGRATIONS } from './migrations/mysql';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite';
 import { SnakeNamingStrategy } from './naming.strategy';
+import { closeStatementBatches } from './statement-batches';
 
 export interface DataSourceExtras {
   /** Receives every SQL statement (tests count statements with it). */
@@ -52,11 +53,22 @@ export function dataSourceOptions(
   } as DataSourceOptions;
 }
 
+/** A TypeORM data source that also closes the pool of statement batches it may have opened. */
+class ServiceDataSource extends DataSource {
+  override async destroy(): Promise<void> {
+    try {
+      await closeStatementBatches(this);
+    } finally {
+      await super.destroy();
+    }
+  }
+}
+
 export function createDataSource(db: DatabaseConfig, extras: DataSourceExtras = {}): DataSource {
   if (db.dialect === 'sqlite' && db.sqlitePath) {
     fs.mkdirSync(path.dirname(db.sqlitePath), { recursive: true });
   }
-  return new DataSource(dataSourceOptions(db, extras));
+  return new ServiceDataSource(dataSourceOptions(db, extras));
 }
 
 /** Opens the connection and, unless disabled, applies pending migrations. */

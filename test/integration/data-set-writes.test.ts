@@ -11,8 +11,9 @@ import { BACKENDS, openBackend } from '../helpers/database';
 import { StatementCounter } from '../helpers/statement-counter';
 
 /**
- * How a set is written: one transaction whose statements go to MySQL/MariaDB without waiting
- * for each answer. A failing statement must leave nothing behind and the connection usable.
+ * How a set is written: one transaction, sent to MySQL/MariaDB as one batch of statements.
+ * A failing statement must leave nothing behind, touch no other set, and leave the service
+ * able to write the next set.
  */
 describe.each(BACKENDS)('writing a data set on %s', (backend) => {
   let dataSource: DataSource;
@@ -110,5 +111,74 @@ describe.each(BACKENDS)('writing a data set on %s', (backend) => {
       })),
     ).rejects.toThrow();
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe('a set row that MariaDB refuses', () => {
+  let dataSource: DataSource;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ dataSource, close } = await openBackend('MariaDB', 'set_row_refused'));
+    await dataSource.query(
+      `INSERT INTO users (id, email, first_name, last_name, can_create_private_quizzes)
+       VALUES (1, 'a@school.example', 'Ada', 'Alpha', 1), (2, 'b@school.example', 'Bob', 'Beta', 0)`,
+    );
+  });
+
+  afterAll(async () => {
+    await close();
+  });
+
+  it('stops the write before its members, which would otherwise go to the previous set', async () => {
+    const deps = createAppDeps(
+      loadConfig({ NODE_ENV: 'test' }),
+      dataSource,
+      createLogger('silent'),
+    );
+    const ctx = createRequestContext(deps, {
+      operation: 'getUserSet',
+      requester: { kind: 'anonymous', apiKeyId: 1 },
+    });
+    const earlier = await createDataSet(ctx, 'user', 'SELECT id FROM users', []);
+    // Longer than the TEXT column holds: the row is refused. The members statement, had it run,
+    // would have read the id of the previous set written on the same connection.
+    await expect(
+      createDataSetWith(
+        ctx,
+        'user',
+        (dataSetId) => ({
+          sql: `INSERT INTO data_set_items (data_set_id, position, item_id)
+                SELECT ?, 100 + id, id FROM users`,
+          params: [dataSetId],
+        }),
+        { parameters: 'x'.repeat(70_000) },
+      ),
+    ).rejects.toThrow(/too long/i);
+    const sets = (await dataSource.query('SELECT id FROM data_sets')) as { id: unknown }[];
+    expect(sets.map((row) => Number(row.id))).toEqual([earlier.dataSetId]);
+    const members = (await dataSource.query(
+      'SELECT item_id FROM data_set_items WHERE data_set_id = ? ORDER BY position',
+      [earlier.dataSetId],
+    )) as { item_id: unknown }[];
+    expect(members.map((row) => Number(row.item_id))).toEqual([1, 2]);
+  });
+
+  it('opens no connection for a data source already closed', async () => {
+    const closing = await openBackend('MariaDB', 'set_write_closed');
+    const deps = createAppDeps(
+      loadConfig({ NODE_ENV: 'test' }),
+      closing.dataSource,
+      createLogger('silent'),
+    );
+    const ctx = createRequestContext(deps, {
+      operation: 'getUserSet',
+      requester: { kind: 'anonymous', apiKeyId: 1 },
+    });
+    await closing.close();
+    // A pool opened now would never be closed and would keep the process alive.
+    await expect(createDataSet(ctx, 'user', 'SELECT id FROM users', [])).rejects.toThrow(
+      /the data source is not initialized/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { AppDeps, Requester } from '../../app/request-context';
-import { AccessToken, ApiKey } from '../../db/entities';
+import { ApiKey } from '../../db/entities';
 import { Errors } from '../../errors';
 import { hashSecret } from '../../security/secrets';
 import { tokenFromParameter } from './access-token.service';
@@ -16,8 +16,11 @@ function findApiKey(deps: AppDeps, secret: string): Promise<ApiKey | null> {
   return deps.dataSource.getRepository(ApiKey).findOneBy({ keyHash: hashSecret(secret) });
 }
 
+/** What acceptApiKey reads of a stored key. */
+type StoredKey = Pick<ApiKey, 'id' | 'host' | 'revokedAt'>;
+
 /** The key of a lookup: it exists, is not revoked and was sent from its host; else the contract's error. */
-function acceptApiKey(apiKey: ApiKey | null, credentials: PresentedCredentials): ApiKey {
+function acceptApiKey<K extends StoredKey>(apiKey: K | null, credentials: PresentedCredentials): K {
   const { operation } = credentials;
   if (!apiKey || apiKey.revokedAt)
     throw Errors.unauthenticated(operation, 'the API key is unknown or revoked');
@@ -39,6 +42,55 @@ export async function checkApiKey(
   return acceptApiKey(await findApiKey(deps, credentials.apiKey), credentials);
 }
 
+/** A token as authenticateRequest reads it; expiresAt in milliseconds since the epoch. */
+interface StoredToken {
+  userId: number;
+  apiKeyId: number;
+  expiresAt: number;
+}
+
+/** A datetime column read by a raw query: a Date from mysql2, UTC text from SQLite. */
+function epochMillis(value: unknown): number {
+  if (value instanceof Date) return value.getTime();
+  return Date.parse(`${String(value).replace(' ', 'T')}Z`);
+}
+
+/**
+ * The key and the token a request presents, in one statement: every request makes this lookup.
+ * The token is read whichever key it was issued for; the caller decides what to believe.
+ */
+async function findCredentials(
+  deps: AppDeps,
+  apiKey: string,
+  accessToken: string | undefined,
+): Promise<{ key: StoredKey | null; token: StoredToken | null }> {
+  const rows = (await deps.dataSource.query(
+    `SELECT k.id AS key_id, k.host AS key_host, k.revoked_at AS key_revoked_at,
+            t.user_id AS token_user_id, t.api_key_id AS token_api_key_id,
+            t.expires_at AS token_expires_at
+       FROM api_keys k
+       LEFT JOIN access_tokens t ON t.token_hash = ?
+      WHERE k.key_hash = ?`,
+    [accessToken === undefined ? null : hashSecret(accessToken), hashSecret(apiKey)],
+  )) as Record<string, unknown>[];
+  const [row] = rows;
+  if (!row) return { key: null, token: null };
+  const key = {
+    id: Number(row.key_id),
+    host: String(row.key_host),
+    revokedAt: row.key_revoked_at === null ? null : new Date(epochMillis(row.key_revoked_at)),
+  };
+  const token =
+    row.token_user_id === null
+      ? null
+      : {
+          userId: Number(row.token_user_id),
+          apiKeyId: Number(row.token_api_key_id),
+          expiresAt: epochMillis(row.token_expires_at),
+        };
+  return { key, token };
+}
+
 /**
  * Who is asking: anonymous with a valid key, or the token's user. A token that is unknown,
  * expired or was issued for another key is refused (401), never silently ignored.
@@ -53,20 +105,13 @@ export async function authenticateRequest(
     credentials.accessToken === undefined || credentials.accessToken === ''
       ? undefined
       : tokenFromParameter(credentials.accessToken);
-  // Both lookups at once: the token is only believed once the key is accepted.
-  const [storedKey, token] = await Promise.all([
-    findApiKey(deps, credentials.apiKey),
-    presentedToken === undefined
-      ? null
-      : deps.dataSource
-          .getRepository(AccessToken)
-          .findOneBy({ tokenHash: hashSecret(presentedToken) }),
-  ]);
+  const { key: storedKey, token } = await findCredentials(deps, credentials.apiKey, presentedToken);
   const apiKey = acceptApiKey(storedKey, credentials);
   deps.keyUsage.touch(apiKey.id);
   if (presentedToken === undefined) return { kind: 'anonymous', apiKeyId: apiKey.id };
   if (!token) throw Errors.unauthenticated(operation, 'the access token is invalid');
-  if (token.expiresAt.getTime() <= Date.now())
+  // Written so that an unreadable expiry (NaN) counts as expired.
+  if (!(token.expiresAt > Date.now()))
     throw Errors.unauthenticated(operation, 'the access token has expired');
   if (token.apiKeyId !== apiKey.id) {
     throw Errors.unauthenticated(operation, 'the access token was issued for another API key');

@@ -11,7 +11,12 @@ import {
   parsePageSize,
   type RawParam,
 } from './data-set.params';
-import { pipelinedQueries, type SqlStatement } from '../../db/pipelined-queries';
+import {
+  sqlVariable,
+  withStatementBatches,
+  type SqlStatement,
+  type SqlVariable,
+} from '../../db/statement-batches';
 import { forgetDataSets, rememberDataSet, rememberedDataSet } from './data-set.cache';
 import { placeholders, serializedOnSqlite, sqlDate, toNumber, type SqlParam } from './data-set.sql';
 
@@ -50,12 +55,18 @@ export interface DataSetOptions {
 }
 
 /**
+ * The id of a set being written, as a statement parameter: the number on SQLite, the session
+ * variable that holds it on MySQL/MariaDB (the id is only known once the batch runs).
+ */
+export type DataSetId = number | SqlVariable;
+
+/**
  * The INSERT … SELECT that writes the members of a new set, given its id, at positions 1..n
  * (into computed_results for computed results, else into data_set_items). One that reads
  * data_set_items while writing it must read it from a materialized derived table (see
  * createDataSet) to run on MySQL 8.
  */
-export type MembersStatement = (dataSetId: number) => SqlStatement;
+export type MembersStatement = (dataSetId: DataSetId) => SqlStatement;
 
 export const DATA_SET_OPERATORS = ['union', 'intersection', 'difference'] as const;
 export type DataSetOperator = (typeof DATA_SET_OPERATORS)[number];
@@ -68,7 +79,7 @@ function membersTable(itemType: DataSetItemType): 'computed_results' | 'data_set
 /** The members of a set at positions first..last, in position order. */
 function pageRowsStatement(
   itemType: DataSetItemType,
-  dataSetId: number,
+  dataSetId: DataSetId,
   first: number,
   last: number,
 ): SqlStatement {
@@ -119,8 +130,12 @@ interface WrittenSet {
 }
 
 /**
- * MySQL and MariaDB: the set in one transaction, in three exchanges with the server (the header,
- * then the members, the total and the first page, then COMMIT) rather than one per statement.
+ * MySQL and MariaDB: the set in one transaction sent as one batch of statements, a single
+ * exchange with the server: its row (whose id a session variable keeps for the statements that
+ * follow), its members, its total, its first page, COMMIT. The server stops a batch at its
+ * first failing statement, so COMMIT only runs when everything before it succeeded, and
+ * nothing runs outside the transaction even when the failure ended it (a deadlock); after a
+ * failure the transaction is rolled back.
  * READ COMMITTED keeps INSERT … SELECT from share-locking every answer it reads (answers being
  * written meanwhile are not blocked); each statement still reads one consistent snapshot.
  */
@@ -129,47 +144,50 @@ async function writeOnMysql(
   set: DataSet,
   members: MembersStatement,
 ): Promise<WrittenSet> {
-  const runner = ctx.dataSource.createQueryRunner();
-  try {
-    const [, , header] = await pipelinedQueries(runner, [
-      { sql: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED', params: [] },
-      { sql: 'START TRANSACTION', params: [] },
-      {
-        sql: `INSERT INTO data_sets (item_type, owner_user_id, owner_api_key_id, total_number_of_items,
-                                     number_of_items_per_page, parameters, created_at, expires_at)
-              VALUES (?, ?, ?, 0, ?, ?, ?, ?)`,
-        params: [
-          set.itemType,
-          set.ownerUserId,
-          set.ownerApiKeyId,
-          set.numberOfItemsPerPage,
-          set.parameters,
-          set.createdAt,
-          set.expiresAt,
-        ],
-      },
-    ]);
-    const id = toNumber((header as { insertId?: unknown }).insertId);
-    // Positions are 1..n without gaps, so the highest one is the count (one index lookup).
-    const [written, , firstPage] = await pipelinedQueries(runner, [
-      members(id),
-      {
-        sql: `UPDATE data_sets SET total_number_of_items =
-                (SELECT COALESCE(MAX(position), 0) FROM ${membersTable(set.itemType)} WHERE data_set_id = ?)
-               WHERE id = ?`,
-        params: [id, id],
-      },
-      pageRowsStatement(set.itemType, id, 1, set.numberOfItemsPerPage),
-    ]);
-    await pipelinedQueries(runner, [{ sql: 'COMMIT', params: [] }]);
-    return { id, total: toNumber(affectedRows(written)), firstPageRows: firstPage as ResultRow[] };
-  } catch (error) {
-    // The original error says what failed; a failing rollback must not hide it.
-    await runner.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await runner.release();
-  }
+  const dataSetId = sqlVariable('data_set_id');
+  const table = membersTable(set.itemType);
+  return withStatementBatches(ctx.dataSource, async (run) => {
+    try {
+      const [, , header, , written, , firstPage] = await run([
+        { sql: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED', params: [] },
+        { sql: 'START TRANSACTION', params: [] },
+        {
+          sql: `INSERT INTO data_sets (item_type, owner_user_id, owner_api_key_id, total_number_of_items,
+                                       number_of_items_per_page, parameters, created_at, expires_at)
+                VALUES (?, ?, ?, 0, ?, ?, ?, ?)`,
+          params: [
+            set.itemType,
+            set.ownerUserId,
+            set.ownerApiKeyId,
+            set.numberOfItemsPerPage,
+            set.parameters,
+            set.createdAt,
+            set.expiresAt,
+          ],
+        },
+        { sql: 'SET ? = LAST_INSERT_ID()', params: [dataSetId] },
+        members(dataSetId),
+        // Positions are 1..n without gaps, so the highest one is the count (one index lookup).
+        {
+          sql: `UPDATE data_sets SET total_number_of_items =
+                  (SELECT COALESCE(MAX(position), 0) FROM ${table} WHERE data_set_id = ?)
+                 WHERE id = ?`,
+          params: [dataSetId, dataSetId],
+        },
+        pageRowsStatement(set.itemType, dataSetId, 1, set.numberOfItemsPerPage),
+        { sql: 'COMMIT', params: [] },
+      ]);
+      return {
+        id: toNumber((header as { insertId?: unknown }).insertId),
+        total: toNumber(affectedRows(written)),
+        firstPageRows: firstPage as ResultRow[],
+      };
+    } catch (error) {
+      // The original error says what failed; a failing rollback must not hide it.
+      await run([{ sql: 'ROLLBACK', params: [] }]).catch(() => undefined);
+      throw error;
+    }
+  });
 }
 
 /** SQLite: the same transaction through TypeORM, one statement at a time (no round trips). */

@@ -1,11 +1,13 @@
 import type { DataSource } from 'typeorm';
+import type { SqlVariable } from '../../db/statement-batches';
 
 /**
  * SQL conventions shared by MariaDB, MySQL 8 and SQLite, so that one statement text runs on all
  * three with `?` placeholders.
  */
 
-export type SqlParam = string | number | Date | null;
+/** A session variable only in statements that run on MySQL/MariaDB (see withStatementBatches). */
+export type SqlParam = string | number | Date | null | SqlVariable;
 
 /** A WHERE fragment and its parameters, in placeholder order. */
 export interface SqlCondition {

@@ -1,4 +1,5 @@
 import type { AttemptScope } from '../../domain/policy/access.policy';
+import type { DataSetId } from '../data-sets/data-set.service';
 import { placeholders, type SqlParam } from '../data-sets/data-set.sql';
 import {
   RESULT_COLUMNS,
@@ -158,7 +159,7 @@ function resultColumns(request: ResultsRequest): string {
 function detailedStatement(
   family: SqlFamily,
   request: ResultsRequest,
-  dataSetId: number,
+  dataSetId: DataSetId,
   scope: AttemptScope,
 ): ResultsStatement {
   const valued = valuedCtes(family, request);
@@ -210,7 +211,7 @@ function aggregateSql(fn: AggregationFunction, column: string, index: number): s
 function aggregatedStatement(
   family: SqlFamily,
   request: ResultsRequest,
-  dataSetId: number,
+  dataSetId: DataSetId,
 ): ResultsStatement {
   const aggregation = request.aggregation;
   if (!aggregation) throw new Error('aggregatedStatement needs aggregation functions');
@@ -235,22 +236,41 @@ function aggregatedStatement(
   const stats = functions.flatMap((fn) =>
     columns.map((column, index) => `${aggregateSql(fn, column, index)} AS ${fn}_${index}`),
   );
-  // Function positions as a derived table of numbers only: no string literal fixes a column width.
-  const order = functions.map((_fn, index) => `SELECT ${index + 1} AS ord`).join(' UNION ALL ');
-  const name = `CASE f.ord ${functions.map((fn, index) => `WHEN ${index + 1} THEN '${fn}'`).join(' ')} END`;
   // A member without attempts has no `stats` row: null values, and a count of 0.
   const value = (fn: AggregationFunction, index: number) =>
     fn === 'count' ? `COALESCE(s.${fn}_${index}, 0e0)` : `s.${fn}_${index}`;
-  const values = columns
-    .map((_column, index) =>
-      roundedSql(
-        family,
-        `CASE f.ord ${functions.map((fn, f) => `WHEN ${f + 1} THEN ${value(fn, index)}`).join(' ')} END`,
-      ),
-    )
-    .join(', ');
   const userId = aggregation.groupBy === 'user' ? 'g.item_id' : 'NULL';
   const quizId = aggregation.groupBy === 'quiz' ? 'g.item_id' : 'NULL';
+  // Rows come member by member in the grouping set's order (its positions number its ids in
+  // order), then function by function: a position is computed, not sorted for.
+  let rows: { position: string; name: string; values: string; functions: string };
+  if (functions.length === 1) {
+    const [fn] = functions as [AggregationFunction];
+    rows = {
+      position: 'g.position',
+      name: `'${fn}'`,
+      values: columns.map((_column, index) => roundedSql(family, value(fn, index))).join(', '),
+      functions: '',
+    };
+  } else {
+    // Function positions as a derived table of numbers only: no string literal fixes a column width.
+    const order = functions.map((_fn, index) => `SELECT ${index + 1} AS ord`).join(' UNION ALL ');
+    const byOrd = (each: (fn: AggregationFunction) => string) =>
+      `CASE f.ord ${functions.map((fn, index) => `WHEN ${index + 1} THEN ${each(fn)}`).join(' ')} END`;
+    rows = {
+      position: `(g.position - 1) * ${functions.length} + f.ord`,
+      name: byOrd((fn) => `'${fn}'`),
+      values: columns
+        .map((_column, index) =>
+          roundedSql(
+            family,
+            byOrd((fn) => value(fn, index)),
+          ),
+        )
+        .join(', '),
+      functions: `\n  CROSS JOIN (${order}) f`,
+    };
+  }
   // `stats` is grouped, hence materialized before the outer join: MariaDB null-extends a merged
   // derived table's expressions wrongly (a CASE … ELSE 0 would read 0 for a missing member).
   const sql = `INSERT INTO computed_results (${INSERT_COLUMNS}, ${resultColumns(request)})
@@ -262,10 +282,9 @@ ${valued.sql}, ranked AS (
     FROM ranked r
    GROUP BY r.gk
 )
-SELECT ?, ROW_NUMBER() OVER (ORDER BY g.item_id, f.ord), ${userId}, ${quizId}, NULL, ${name}, ${values}
+SELECT ?, ${rows.position}, ${userId}, ${quizId}, NULL, ${rows.name}, ${rows.values}
   FROM data_set_items g
-  LEFT JOIN stats s ON s.gk = g.item_id
-  CROSS JOIN (${order}) f
+  LEFT JOIN stats s ON s.gk = g.item_id${rows.functions}
  WHERE g.data_set_id = ?`;
   return { sql, params: [...valued.params, dataSetId, groupSetId] };
 }
@@ -277,7 +296,7 @@ SELECT ?, ROW_NUMBER() OVER (ORDER BY g.item_id, f.ord), ${userId}, ${quizId}, N
 export function resultsInsertStatement(
   family: SqlFamily,
   request: ResultsRequest,
-  dataSetId: number,
+  dataSetId: DataSetId,
   scope: AttemptScope,
 ): ResultsStatement {
   return request.aggregation

@@ -224,6 +224,31 @@ describe('GraphQL endpoint', () => {
     expect(body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
   });
 
+  it('tells caches not to store any answer, each being for its requester', async () => {
+    for (const method of ['GET', 'POST'] as const) {
+      const query = encodeURIComponent('query ($id: ID!) { getQuiz(quizId: $id) { id } }');
+      const variables = encodeURIComponent(JSON.stringify({ id: quizId }));
+      const res =
+        method === 'GET'
+          ? await fetch(`${app.url}/graphql?query=${query}&variables=${variables}`, {
+              headers: { 'x-api-key': key.secret, 'apollo-require-preflight': 'true' },
+            })
+          : await fetch(`${app.url}/graphql`, {
+              method,
+              headers: { 'x-api-key': key.secret, 'content-type': 'application/json' },
+              body: JSON.stringify({
+                query: 'query ($id: ID!) { getQuiz(quizId: $id) { id } }',
+                variables: { id: quizId },
+              }),
+            });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { getQuiz: { id: string } } }).data.getQuiz.id).toBe(
+        quizId,
+      );
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
   it('serves Apollo Sandbox on GET outside production', async () => {
     const res = await app.get('/graphql', { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);

@@ -1,10 +1,11 @@
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
   ApolloServerPluginLandingPageLocalDefault,
   ApolloServerPluginLandingPageProductionDefault,
 } from '@apollo/server/plugin/landingPage/default';
-import express, { Router } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { AppDeps } from '../../app/request-context';
 import { buildGraphQLContext, type GraphQLContext } from './graphql.context';
 import { formatGraphQLError } from './graphql.errors';
@@ -29,6 +30,9 @@ export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
     plugins: [
+      // No answer may be cached (each is for its requester; the route says no-store). Apollo's
+      // cache hints would otherwise wrap every field's resolver to compute a policy.
+      ApolloServerPluginCacheControlDisabled(),
       production
         ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
@@ -39,6 +43,10 @@ export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
   router.use(
     '/graphql',
     express.json({ limit: deps.config.bodyLimitBytes }),
+    (_req: Request, res: Response, next: NextFunction) => {
+      res.setHeader('Cache-Control', 'no-store');
+      next();
+    },
     expressMiddleware(server, {
       context: ({ req, res }) => buildGraphQLContext(deps, req, String(res.locals.requestId)),
     }),

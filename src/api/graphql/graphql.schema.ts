@@ -22,6 +22,8 @@ export function graphQLSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
     resolvers: [...RESOLVERS],
     orphanedTypes: [...QUESTION_OBJECT_TYPES],
+    // Resolvers fail with domain errors. Plain fields cannot fail: the object types declare
+    // simpleResolvers, so they are read as properties, without a promise per field of a page.
     globalMiddlewares: [domainErrors],
     // Input rules are the service validator's, shared with REST and the import.
     validate: false,

@@ -31,6 +31,7 @@ import { DataSetObject } from '../types/data-set.type';
 import { toUserType, type UserType } from '../types/user.type';
 
 @ObjectType('SessionResults', {
+  simpleResolvers: true,
   description:
     'The typical flow of the spec in one request: the user set and quiz set of a session, and their results.',
 })

@@ -23,6 +23,7 @@ export const IncludeQuizzesEnum = enumOf(INCLUDE_QUIZZES);
 registerEnumType(IncludeQuizzesEnum, { name: 'IncludeQuizzes' });
 
 @ObjectType('Session', {
+  simpleResolvers: true,
   description: 'A classroom session; title and date for its owner and attendees only.',
 })
 export class SessionObject {
@@ -37,7 +38,7 @@ export class SessionObject {
 }
 
 /** A computed result; the numbers asked for are set, the others null (contract.md §4, §7). */
-@ObjectType('ComputedResult')
+@ObjectType('ComputedResult', { simpleResolvers: true })
 export class ComputedResultObject {
   @Field(() => ID, { description: 'Unique within its data set.' })
   id!: string;

@@ -21,7 +21,7 @@ registerEnumType(SetOperator, {
   description: 'How computeDataSet combines two sets.',
 });
 
-@ObjectType('UserGroup')
+@ObjectType('UserGroup', { simpleResolvers: true })
 export class UserGroupObject {
   @Field(() => ID)
   id!: string;
@@ -46,6 +46,7 @@ export const DataSetItemUnion = createUnionType({
 });
 
 @ObjectType('DataSet', {
+  simpleResolvers: true,
   description:
     'One page of a data set (spec §2.3); pass dataSetId to getDataSetPage for the others.',
 })

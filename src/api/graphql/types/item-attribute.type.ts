@@ -2,6 +2,7 @@ import { JSONResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 
 @ObjectType('ItemAttribute', {
+  simpleResolvers: true,
   description: 'One attribute of a user or a quiz; itemValue reads as the same field of REST.',
 })
 export class ItemAttributeObject {

@@ -12,7 +12,7 @@ registerEnumType(QuestionKind, { name: 'QuestionType', description: 'The five qu
 export const MediaKind = enumOf(MEDIA_TYPES);
 registerEnumType(MediaKind, { name: 'MediaType' });
 
-@ObjectType('Media')
+@ObjectType('Media', { simpleResolvers: true })
 export class MediaObject {
   @Field(() => MediaKind)
   type!: MediaType;
@@ -48,7 +48,10 @@ export abstract class QuestionObject {
   media!: MediaObject | null;
 }
 
-@ObjectType('MultipleChoicesOneGoodAnswerQuestion', { implements: QuestionObject })
+@ObjectType('MultipleChoicesOneGoodAnswerQuestion', {
+  implements: QuestionObject,
+  simpleResolvers: true,
+})
 export class MultipleChoicesOneGoodAnswerQuestion extends QuestionObject {
   @Field(() => [String])
   propositions!: string[];
@@ -57,7 +60,10 @@ export class MultipleChoicesOneGoodAnswerQuestion extends QuestionObject {
   goodAnswer!: number | null;
 }
 
-@ObjectType('MultipleChoicesSeveralGoodAnswersQuestion', { implements: QuestionObject })
+@ObjectType('MultipleChoicesSeveralGoodAnswersQuestion', {
+  implements: QuestionObject,
+  simpleResolvers: true,
+})
 export class MultipleChoicesSeveralGoodAnswersQuestion extends QuestionObject {
   @Field(() => [String])
   propositions!: string[];
@@ -66,13 +72,13 @@ export class MultipleChoicesSeveralGoodAnswersQuestion extends QuestionObject {
   goodAnswer!: number[] | null;
 }
 
-@ObjectType('TrueFalseQuestion', { implements: QuestionObject })
+@ObjectType('TrueFalseQuestion', { implements: QuestionObject, simpleResolvers: true })
 export class TrueFalseQuestion extends QuestionObject {
   @Field(() => Boolean, { nullable: true })
   goodAnswer!: boolean | null;
 }
 
-@ObjectType('FreeAnswerTextQuestion', { implements: QuestionObject })
+@ObjectType('FreeAnswerTextQuestion', { implements: QuestionObject, simpleResolvers: true })
 export class FreeAnswerTextQuestion extends QuestionObject {
   @Field(() => Int, {
     nullable: true,
@@ -87,7 +93,7 @@ export class FreeAnswerTextQuestion extends QuestionObject {
   goodAnswer!: string | null;
 }
 
-@ObjectType('FreeAnswerNumberQuestion', { implements: QuestionObject })
+@ObjectType('FreeAnswerNumberQuestion', { implements: QuestionObject, simpleResolvers: true })
 export class FreeAnswerNumberQuestion extends QuestionObject {
   @Field(() => Int, {
     nullable: true,

@@ -11,6 +11,7 @@ export const Visibility = Object.fromEntries(QUIZ_VISIBILITIES.map((v) => [v, v]
 registerEnumType(Visibility, { name: 'QuizVisibility' });
 
 @ObjectType('Quiz', {
+  simpleResolvers: true,
   description:
     'A quiz. defaultDuration, imported and favorite are null for an anonymous requester; imported and favorite are about the requester.',
 })

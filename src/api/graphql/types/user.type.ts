@@ -2,6 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import type { UserView } from '../../../services/users/user.views';
 
 @ObjectType('User', {
+  simpleResolvers: true,
   description: 'A user. Names and picture are null where the requester may not see them.',
 })
 export class UserType {

@@ -29,6 +29,9 @@
  *   nothing. A missed target is reported with its lower bound, the fixed cost plus the
  *   service's statement alone, against the floor.
  * - BENCH_TIERS=S,M picks the tiers; BENCH_SERVICE_JS runs a service built elsewhere (a variant).
+ * - BENCH_COMPARE_JS runs a second build beside this one (an earlier commit, built with tsc into
+ *   a folder of its own), as the rows "REST (compare)" and "GraphQL (compare)": its requests
+ *   interleave with the others, so both builds are timed on the same machine at the same time.
  * - The service is first warmed by BENCH_WARM_UP (40) requests per transport on the smallest case
  *   (a fresh process runs its first requests unoptimized); then, per case, 1 warm-up and
  *   BENCH_RUNS (9) sequential runs per transport, interleaved; medians.
@@ -57,6 +60,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** Requests per transport that warm the service (JIT, pools) before anything is timed. */
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 40);
 const ONLY_TIERS = (process.env.BENCH_TIERS ?? 'S,M').split(',').map((t) => t.trim());
+/** A second build (of an earlier commit, say) whose requests interleave with this build's. */
+const COMPARE_JS = process.env.BENCH_COMPARE_JS;
 const ROOT = path.resolve(__dirname, '../..');
 const BUILD_DIR = path.join(os.tmpdir(), 'quiz-results-bench-build');
 const PAGE_SIZE = 50;
@@ -111,8 +116,10 @@ const SHAPE_LABEL: Record<Shape, string> = {
   byQuiz: 'avg by quiz',
 };
 
-type Transport = 'floor' | 'REST' | 'GraphQL' | 'stmt';
+type Transport = 'floor' | 'REST' | 'GraphQL' | 'stmt' | 'compareREST' | 'compareGraphQL';
 const TRANSPORT_LABEL: Record<Transport, string> = {
+  compareREST: 'REST (compare)',
+  compareGraphQL: 'GraphQL (compare)',
   floor: 'floor SQL',
   REST: 'REST',
   GraphQL: 'GraphQL',
@@ -716,6 +723,7 @@ async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<
   const conn = await mysql.createConnection({ uri: mysqlUri(tier.db), timezone: 'Z' });
   const explainOk = explain ? await explainTierM(conn, p) : undefined;
   const service = await startService(mainJs, tier.db);
+  const compared = COMPARE_JS ? await startService(COMPARE_JS, tier.db) : undefined;
   const idleMb = service.rss.currentMb();
   const rows: Row[] = [];
   const mismatches: string[] = [];
@@ -730,8 +738,10 @@ async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<
     };
     for (let i = 0; i < WARM_UP; i += 1) {
       const shape = SHAPES[i % SHAPES.length] as Shape;
-      await restGetResults(service, p, { ...smallest, shape });
-      await graphqlGetResults(service, p, { ...smallest, shape });
+      for (const warmed of compared ? [service, compared] : [service]) {
+        await restGetResults(warmed, p, { ...smallest, shape });
+        await graphqlGetResults(warmed, p, { ...smallest, shape });
+      }
     }
     // The fixed cost of a request: results of an empty user set still authenticate, write and
     // commit a set, and go through HTTP and the transport, but compute nothing.
@@ -756,18 +766,23 @@ async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<
             quizSetId: p.quizSets.get(quizzes) as number,
             shape,
           };
-          const runners: Record<Transport, () => Promise<number>> = {
+          const runners: Partial<Record<Transport, () => Promise<number>>> = {
             floor: async () => (await timed(() => floorRun(conn, c, p.requesterId))).ms,
             REST: async () => (await timed(() => restGetResults(service, p, c))).ms,
             GraphQL: async () => (await timed(() => graphqlGetResults(service, p, c))).ms,
             stmt: () => stmtRun(conn, c, p.requesterId),
           };
+          if (compared) {
+            runners.compareREST = async () =>
+              (await timed(() => restGetResults(compared, p, c))).ms;
+            runners.compareGraphQL = async () =>
+              (await timed(() => graphqlGetResults(compared, p, c))).ms;
+          }
           const transports = Object.keys(runners) as Transport[];
-          // Warm-up, and a check that the floor computes the service's rows.
+          // Warm-up (every runner once), and a check that the floor computes the service's rows.
           const floorRows = await floorRun(conn, c, p.requesterId);
           const restPage = await restGetResults(service, p, c);
-          await graphqlGetResults(service, p, c);
-          await runners.stmt();
+          for (const t of transports) if (t !== 'floor' && t !== 'REST') await runners[t]?.();
           const problem = compare(c, restPage, floorRows);
           if (problem) {
             mismatches.push(
@@ -776,7 +791,10 @@ async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<
           }
           const times = new Map<Transport, number[]>(transports.map((t) => [t, []]));
           for (let i = 0; i < RUNS; i += 1) {
-            for (const t of transports) times.get(t)?.push(await runners[t]());
+            for (const t of transports) {
+              const runner = runners[t];
+              if (runner) times.get(t)?.push(await runner());
+            }
           }
           const floorMs = median(times.get('floor') ?? []);
           for (const t of transports) {
@@ -805,6 +823,7 @@ async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<
   }
   const peakMb = service.rss.overallPeakMb();
   await service.stop();
+  await compared?.stop();
   return {
     tier,
     rows,

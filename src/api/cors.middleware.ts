@@ -1,5 +1,9 @@
 import type { RequestHandler } from 'express';
+import { RATE_LIMIT_HEADER_NAMES } from './http/rate-limit.headers';
 
+const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Allow', ...RATE_LIMIT_HEADER_NAMES].join(
+  ', ',
+);
 const ALLOWED_HEADERS =
   'Content-Type, X-Api-Key, Authorization, X-Request-Id, Apollo-Require-Preflight';
 
@@ -10,7 +14,7 @@ const ALLOWED_HEADERS =
  */
 export const apiCors: RequestHandler = (req, res, next) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Allow');
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
   if (req.method === 'OPTIONS' && req.get('access-control-request-method')) {
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
     res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);

@@ -2,15 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { healthRoutes } from '../api/health/health.routes';
-import { errorMiddleware, notFoundHandler, operationOf } from '../api/rest/error.middleware';
+import { errorMiddleware, notFoundHandler } from '../api/http/error.middleware';
+import { bodyHeadLimits, jsonBody, urlLimits } from '../api/http/request-limits.middleware';
+import { wireOfPaths } from '../api/http/wire';
 import type { RestOperation } from '../api/rest/rest-operation';
 import { restRouter } from '../api/rest/rest.router';
 import { REST_OPERATIONS } from '../api/rest/operations';
 import { webRoutes } from '../api/web/web.routes';
 import { apiCors } from '../api/cors.middleware';
 import { sdkRoutes } from '../api/web/sdk.routes';
-import { graphQLEndpoint } from '../api/graphql/graphql.routes';
-import { Errors } from '../errors';
+import { graphQLEndpoint, graphQLPath } from '../api/graphql/graphql.routes';
 import { requestIdFrom, type AppDeps } from './request-context';
 
 export interface AppOptions {
@@ -60,28 +61,17 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
     }),
   );
 
-  app.use((req, _res, next) => {
-    if (Buffer.byteLength(req.originalUrl) > config.urlLimitBytes) {
-      next(Errors.payloadTooLarge(operationOf(req.path), config.urlLimitBytes, 'query string'));
-      return;
-    }
-    next();
-  });
-
+  const wireOf = wireOfPaths(graphQLPath(config.basePath));
+  app.use(urlLimits(config, wireOf));
   app.use(healthRoutes(deps));
   app.use(config.basePath || '/', webRoutes(deps));
   app.use(config.basePath || '/', sdkRoutes(deps));
-  app.use(
-    express.json({
-      limit: config.bodyLimitBytes,
-      type: ['application/json', 'application/*+json'],
-    }),
-  );
+  app.use(bodyHeadLimits(config, wireOf), jsonBody(config, wireOf));
   const graphql = await graphQLEndpoint(deps);
   app.use(config.basePath || '/', apiCors);
   app.use(config.basePath || '/', graphql.router);
   app.use(config.basePath || '/', restRouter(deps, options.operations ?? REST_OPERATIONS));
   app.use(notFoundHandler);
-  app.use(errorMiddleware(logger, config.bodyLimitBytes));
+  app.use(errorMiddleware(logger, config.bodyLimitBytes, wireOf));
   return { app, stop: graphql.stop };
 }

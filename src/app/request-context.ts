@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../config/config';
 import type { PolicyRequester } from '../domain/policy/access.policy';
+import { createRateLimitStore } from '../db/rate-limit.store';
 import type { Logger } from '../observability/logger';
 import { KeyUsageRecorder } from '../services/auth/key-usage.recorder';
+import { ApiKeyRateLimits } from '../services/limits/api-key-rate-limits';
 import { createLoaders, type Loaders } from '../services/loaders/loaders';
 
 /** Who is asking. An operator is the command line: trusted, outside the API's permission policy. */
@@ -16,10 +18,18 @@ export interface AppDeps {
   logger: Logger;
   /** Last use of API keys, written in batches by the jobs. */
   keyUsage: KeyUsageRecorder;
+  /** The rate-limit budgets of the API keys, kept in the database. */
+  rateLimits: ApiKeyRateLimits;
 }
 
 export function createAppDeps(config: Config, dataSource: DataSource, logger: Logger): AppDeps {
-  return { config, dataSource, logger, keyUsage: new KeyUsageRecorder() };
+  const { points, windowSeconds } = config.rateLimit;
+  const rateLimits = new ApiKeyRateLimits(
+    () => createRateLimitStore(dataSource, { points, durationSeconds: windowSeconds }),
+    points,
+    windowSeconds,
+  );
+  return { config, dataSource, logger, keyUsage: new KeyUsageRecorder(), rateLimits };
 }
 
 export interface RequestContext extends AppDeps {

@@ -1,5 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { graphQLPath } from '../api/graphql/graphql.routes';
+import { clientErrorHandler } from '../api/http/client-error.handler';
+import { wireOfPaths } from '../api/http/wire';
 import type { AppDeps } from './request-context';
 import { createApp, type AppOptions } from './app';
 import { startJobs } from './jobs';
@@ -18,10 +21,13 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
   const { app, stop: stopApp } = await createApp(deps, options);
   const { periodic, final } = maintenanceJobs(deps);
   const jobs = startJobs(deps, periodic, final);
-  // Room for the configured URL limit, so an over-long query string gets the contract's 413.
-  const server = http.createServer(
-    { maxHeaderSize: Math.max(16384, config.urlLimitBytes + 8192) },
-    app,
+  // Room for the configured URL limit, so an over-long query string gets the contract's 413
+  // from the app; a head larger still is answered by the client-error handler.
+  const maxHeaderSize = Math.max(16384, config.urlLimitBytes + 8192);
+  const server = http.createServer({ maxHeaderSize }, app);
+  server.on(
+    'clientError',
+    clientErrorHandler(maxHeaderSize, wireOfPaths(graphQLPath(config.basePath))),
   );
   server.keepAliveTimeout = 5000;
 

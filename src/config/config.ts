@@ -50,6 +50,10 @@ export interface Config {
   webSessionTtlSeconds: number;
   /** How often expired tokens, sessions and data sets are purged. */
   purgeIntervalSeconds: number;
+  /** Points each API key may spend per window (contract.md §11). */
+  rateLimit: { points: number; windowSeconds: number };
+  /** Largest computed cost of a GraphQL document. */
+  graphqlMaxCost: number;
 }
 
 export class ConfigError extends Error {
@@ -238,5 +242,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     },
     webSessionTtlSeconds: integer(env, 'WEB_SESSION_TTL_SECONDS', 8 * 3600, 60, 30 * 86400),
     purgeIntervalSeconds: integer(env, 'PURGE_INTERVAL_SECONDS', 600, 1, 86400),
+    rateLimit: {
+      points: integer(env, 'RATE_LIMIT_POINTS', 1200, 1, 1_000_000_000),
+      windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
+    },
+    graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 10_000_000),
   });
 }

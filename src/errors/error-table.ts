@@ -10,6 +10,8 @@ export type ErrorKind =
   | 'forbidden'
   | 'unsupportedRequest'
   | 'methodNotAllowed'
+  | 'unsupportedMediaType'
+  | 'queryTooComplex'
   | 'payloadTooLarge'
   | 'tooManyRequests'
   | 'serviceUnavailable'
@@ -20,6 +22,7 @@ export type ExceptionType =
   | 'BadParameterException'
   | 'UnauthorizedOperationException'
   | 'UnsupportedRequestException'
+  | 'QueryTooComplexException'
   | 'PayloadTooLargeException'
   | 'TooManyRequestsException'
   | 'UnexpectedServerResponseException'
@@ -31,6 +34,7 @@ export type GraphQLErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'TOO_MANY_REQUESTS'
   | 'SERVICE_UNAVAILABLE'
@@ -91,6 +95,19 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorRow>> = {
     status: 405,
     code: 'METHOD_NOT_ALLOWED',
     message: (operation, reason) => `Unsupported request: ${operation} (${reason})`,
+  },
+  unsupportedMediaType: {
+    type: 'UnsupportedRequestException',
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: (operation, reason) => `Unsupported request: ${operation} (${reason})`,
+  },
+  // GraphQL only: a document over one of the limits of contract.md §11, refused before it runs.
+  queryTooComplex: {
+    type: 'QueryTooComplexException',
+    status: 400,
+    code: 'BAD_USER_INPUT',
+    message: (operation, reason) => `Query too complex: ${operation} (${reason})`,
   },
   payloadTooLarge: {
     type: 'PayloadTooLargeException',

@@ -11,6 +11,9 @@ export interface ErrorExtras {
   providedValue?: string;
   retryAfterSeconds?: number;
   requestId?: string;
+  /** QueryTooComplexException: the limit a document went over, and its measure. */
+  limit?: number;
+  actual?: number;
   /** Allowed methods, for methodNotAllowed; sent as the Allow header, not in the body. */
   allow?: readonly string[];
 }
@@ -25,6 +28,8 @@ export interface ExceptionBody {
   providedValue?: string;
   retryAfterSeconds?: number;
   requestId?: string;
+  limit?: number;
+  actual?: number;
 }
 
 export interface GraphQLExtensions extends Omit<ExceptionBody, 'message'> {
@@ -78,12 +83,26 @@ export class ServiceApiError extends Error {
     const { message: _message, ...body } = this.toBody();
     return { code: ERROR_TABLE[this.kind].code, ...body };
   }
+
+  /** The error as one entry of a GraphQL `errors` list, for answers that run no resolver. */
+  toGraphQLBody(): { errors: { message: string; extensions: GraphQLExtensions }[] } {
+    return { errors: [{ message: this.message, extensions: this.toGraphQLExtensions() }] };
+  }
 }
 
 function shown(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    // Too deep or cyclic to print: the limits refuse such values before they get here.
+    text = Array.isArray(value) ? '[…]' : '{…}';
+  }
   return text.length > MAX_PROVIDED_VALUE ? `${text.slice(0, MAX_PROVIDED_VALUE)}…` : text;
 }
+
+/** How long a client should wait before retrying when the database is unavailable. */
+const UNAVAILABLE_RETRY_SECONDS = 2;
 
 /** Constructors named after the wire types, so call sites read like the contract. */
 export const Errors = {
@@ -119,19 +138,32 @@ export const Errors = {
       `method ${method} is not allowed; use ${allow.join(', ')}`,
       { allow },
     ),
-  payloadTooLarge: (operation: string, limitBytes: number, what: 'body' | 'query string') =>
+  unsupportedMediaType: (operation: string, reason: string) =>
+    new ServiceApiError('unsupportedMediaType', operation, reason),
+  queryTooComplex: (reason: string, limit: number, actual: number) =>
+    new ServiceApiError('queryTooComplex', 'graphql', reason, { limit, actual }),
+  payloadTooLarge: (
+    operation: string,
+    limit: number,
+    what: 'body' | 'query string' | 'request head' | 'query parameters',
+  ) =>
     new ServiceApiError(
       'payloadTooLarge',
       operation,
-      `the ${what} is larger than ${limitBytes} bytes`,
+      what === 'query parameters'
+        ? `the query string has more than ${limit} parameters`
+        : `the ${what} is larger than ${limit} bytes`,
     ),
   tooManyRequests: (operation: string, retryAfterSeconds: number, reason: string) =>
     new ServiceApiError('tooManyRequests', operation, reason, { retryAfterSeconds }),
-  serviceUnavailable: (operation: string) =>
+  serviceUnavailable: (operation: string, busy = false) =>
     new ServiceApiError(
       'serviceUnavailable',
       operation,
-      'the database cannot be reached right now; retry later',
+      busy
+        ? 'the service is too busy right now; retry later'
+        : 'the database cannot be reached right now; retry later',
+      { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS },
     ),
   internal: (operation: string, requestId: string) =>
     new ServiceApiError(
@@ -157,6 +189,15 @@ const UNAVAILABLE_CODES = new Set([
   'ER_TOO_MANY_USER_CONNECTIONS',
   'SQLITE_BUSY',
 ]);
+
+/** mysql2's refusals when every connection is busy and its wait queue is full. */
+const POOL_EXHAUSTED = /^(Queue limit reached|No connections available)\.$/;
+
+/** Why a database failure is one a client may retry: unreachable, or every connection busy. */
+function databaseUnavailability(error: unknown): 'down' | 'busy' | undefined {
+  if (error instanceof Error && POOL_EXHAUSTED.test(error.message)) return 'busy';
+  return isDatabaseUnavailable(error) ? 'down' : undefined;
+}
 
 function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
@@ -188,6 +229,7 @@ export function toServiceApiError(
   if (error instanceof ServiceApiError) {
     return error.operation === operation ? error : error.forOperation(operation);
   }
-  if (isDatabaseUnavailable(error)) return Errors.serviceUnavailable(operation);
+  const unavailable = databaseUnavailability(error);
+  if (unavailable) return Errors.serviceUnavailable(operation, unavailable === 'busy');
   return Errors.internal(operation, requestId);
 }

@@ -55,7 +55,8 @@ function expectedData(operation: ParityOperation, body: Json): Json {
 }
 
 /**
- * A REST exception read on GraphQL: the resolver failed, so `data: null` (HTTP 200) and one
+ * A REST exception read on GraphQL: the resolver failed, so its (nullable) root field reads
+ * null (HTTP 200) and there is one
  * error on the operation's path, with the REST message and the REST body (without `message`)
  * plus the code of the REST status as extensions.
  */
@@ -67,7 +68,7 @@ function expectSameError(
   const { message, ...extensions } = rest.body;
   const code = CODE_OF_STATUS[rest.status];
   expect(code).toBeDefined();
-  expect(gql.body).toHaveProperty('data', null);
+  expect(gql.body.data).toStrictEqual({ [operation]: null });
   expect(gql.status).toBe(200);
   expect(gql.body.errors).toHaveLength(1);
   const error = gql.body.errors?.[0] as GraphQLErrorBody;
@@ -82,7 +83,7 @@ function expectSameError(
  * asserts that both give the same outcome:
  * - REST success: GraphQL answers 200 without errors, and its data equals the REST JSON (a User
  *   reads null where REST leaves the field out);
- * - REST exception: the resolver failed, so GraphQL answers 200 with `data: null` and one error
+ * - REST exception: the resolver failed, so GraphQL answers 200 with its field null and one error
  *   on the operation's path whose message is the REST message and whose extensions are the REST
  *   body without `message`, plus the code of the REST status.
  * Credentials must be valid: a request refused as a whole (no `data`) is not parity here.

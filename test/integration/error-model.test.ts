@@ -15,6 +15,10 @@ const SAMPLES: Record<ErrorKind, ServiceApiError> = {
   forbidden: Errors.forbidden('raise', 'access to quiz 42 is denied'),
   unsupportedRequest: Errors.unsupportedRequest('raise'),
   methodNotAllowed: Errors.methodNotAllowed('raise', 'PUT', ['GET']),
+  unsupportedMediaType: Errors.unsupportedMediaType('raise', 'the charset latin1 is not supported'),
+  queryTooComplex: Errors.queryTooComplex('the document has a depth of 11', 10, 11).forOperation(
+    'raise',
+  ),
   payloadTooLarge: Errors.payloadTooLarge('raise', 1024, 'body'),
   tooManyRequests: Errors.tooManyRequests('raise', 30, 'rate limit of the API key exceeded'),
   serviceUnavailable: Errors.serviceUnavailable('raise'),
@@ -65,6 +69,18 @@ const EXPECTED: Record<ErrorKind, { status: number; type: string; code: string; 
       code: 'METHOD_NOT_ALLOWED',
       extra: [],
     },
+    unsupportedMediaType: {
+      status: 415,
+      type: 'UnsupportedRequestException',
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      extra: [],
+    },
+    queryTooComplex: {
+      status: 400,
+      type: 'QueryTooComplexException',
+      code: 'BAD_USER_INPUT',
+      extra: ['limit', 'actual'],
+    },
     payloadTooLarge: {
       status: 413,
       type: 'PayloadTooLargeException',
@@ -81,7 +97,7 @@ const EXPECTED: Record<ErrorKind, { status: number; type: string; code: string; 
       status: 503,
       type: 'UnexpectedServerResponseException',
       code: 'SERVICE_UNAVAILABLE',
-      extra: [],
+      extra: ['retryAfterSeconds'],
     },
     internal: {
       status: 500,

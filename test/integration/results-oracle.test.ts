@@ -231,8 +231,22 @@ interface Request {
   includeAll: boolean;
 }
 
-/** Every attempt of the request, each with its five values (contract §7 definitions). */
-function referenceAttempts(facts: Facts, request: Request): Attempt[] {
+/** Whether a requester may see a real attempt in detail: in a session they own, or their own. */
+type Sees = (attempt: { userId: number; sessionId: number | null }) => boolean;
+
+function seenBy(facts: Facts, requesterId: number): Sees {
+  return (attempt) =>
+    attempt.userId === requesterId ||
+    (attempt.sessionId !== null && facts.sessionOwner.get(attempt.sessionId) === requesterId);
+}
+
+/**
+ * Every attempt of the request, each with its five values (contract §7 definitions): every real
+ * attempt, seen or not, and with includeAll a zero for each (user, quiz) pair of the two sets
+ * with no attempt the requester `sees` — detailed results: no visible attempt; aggregated
+ * results (`sees` every attempt): no attempt at all.
+ */
+function referenceAttempts(facts: Facts, request: Request, sees: Sees = () => true): Attempt[] {
   const users = new Set(request.users);
   const quizzes = new Set(request.quizzes);
   const groups = new Map<string, RawAnswer[]>();
@@ -253,10 +267,11 @@ function referenceAttempts(facts: Facts, request: Request): Attempt[] {
       seconds: (Math.max(...times) - Math.min(...times)) / 1000,
     };
   });
+  const real = [...raw];
   if (request.includeAll) {
     for (const userId of request.users) {
       for (const quizId of request.quizzes) {
-        if (!raw.some((a) => a.userId === userId && a.quizId === quizId)) {
+        if (!real.some((a) => a.userId === userId && a.quizId === quizId && sees(a))) {
           raw.push({ userId, quizId, sessionId: null, good: 0, count: 0, seconds: 0 });
         }
       }
@@ -312,17 +327,19 @@ function aggregate(fn: Fn, values: Fraction[]): number | null {
 
 type Item = Record<string, string | number | null>;
 
-/** Detailed items the requester may see: its sessions' attempts and its own (zeros: its own). */
+/**
+ * Detailed items the requester may see: its sessions' attempts, its own, and every zero (each
+ * stands for a pair without a visible attempt).
+ */
 function referenceDetailed(
   facts: Facts,
   request: Request,
   types: readonly ResultType[],
   requesterId: number,
 ): Item[] {
-  const visible = referenceAttempts(facts, request).filter(
-    (attempt) =>
-      attempt.userId === requesterId ||
-      (attempt.sessionId !== null && facts.sessionOwner.get(attempt.sessionId) === requesterId),
+  const sees = seenBy(facts, requesterId);
+  const visible = referenceAttempts(facts, request, sees).filter(
+    (attempt) => attempt.sessionId === null || sees(attempt),
   );
   visible.sort(
     (a, b) => a.userId - b.userId || a.quizId - b.quizId || (a.sessionId ?? 0) - (b.sessionId ?? 0),
@@ -647,6 +664,27 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
       );
       expect(ofT2.some((item) => item.userId === data.ids.users.T2)).toBe(true);
       expect(ofT2.some((item) => item.sessionId === data.ids.sessions.S4)).toBe(true);
+      // With includeQuizzes=all, T2 gets zeros for pairs played only in T1's sessions: there the
+      // zeros of detailed results (no visible attempt) differ from aggregated ones (no attempt).
+      const zerosOfT2 = referenceDetailed(
+        data.facts,
+        {
+          users: data.sets.T2.users,
+          quizzes: data.sets.T2.quizzes,
+          sessions: null,
+          includeAll: true,
+        },
+        ['nbGoodAnswers'],
+        Number(data.ids.users.T2),
+      ).filter((item) => item.sessionId === null);
+      expect(
+        zerosOfT2.some((item) =>
+          data.facts.answers.some(
+            (answer) =>
+              String(answer.userId) === item.userId && String(answer.quizId) === item.quizId,
+          ),
+        ),
+      ).toBe(true);
     },
   );
 

@@ -8,6 +8,7 @@ import type {
 } from '../../src/data/import/import-document';
 import { generateData } from '../../src/data/generate/synthetic-data';
 import { DataSet } from '../../src/db/entities';
+import type { AttemptScope } from '../../src/domain/policy/access.policy';
 import { parseResultsRequest } from '../../src/services/results/result-parameters';
 import { resultsInsertStatement } from '../../src/services/results/results.sql';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -446,26 +447,78 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
       includeQuizzes: 'all',
       resultTypes: 'nbGoodAnswers,duration,nbAnswers,percentile',
     });
-    // e answered nothing: one zero attempt per quiz of the set, only e's own are visible to e.
-    expect(zeros.items).toHaveLength(6);
+    // e answered nothing and owns no session: e sees no attempt of the class, so every pair of
+    // the class (7) and the quizzes (6) gets a zero, and e sees them all.
+    expect(zeros.items).toHaveLength(7 * 6);
+    expect(
+      zeros.items.map((item) => `${String(item.userId)}/${String(item.quizId)}`).sort(),
+    ).toEqual(
+      ['a', 'b', 'c', 'd', 'e', 'f', 'V']
+        .flatMap((u) =>
+          ['Q1', 'Q8', 'Q3', 'Q32', 'Q25', 'Q0'].map((q) => `${user(u)}/${quizId(q)}`),
+        )
+        .sort(),
+    );
     for (const item of zeros.items) {
-      expect(item).toMatchObject({
-        userId: user('e'),
-        sessionId: null,
-        nbGoodAnswers: 0,
-        duration: 0,
-        nbAnswers: 0,
-      });
+      expect(item).toMatchObject({ sessionId: null, nbGoodAnswers: 0, duration: 0, nbAnswers: 0 });
     }
     const percentileOf = (quizRef: string) =>
-      zeros.items.find((item) => item.quizId === quizId(quizRef))?.percentile;
-    // Q3 with zeros: c 0, a 1, b 2, V 3, and zeros for d, e, f: N = 7, E = 4 at 0 → 100 × 2 / 7.
-    expect(percentileOf('Q3')).toBe(28.57);
+      zeros.items.find((item) => item.userId === user('e') && item.quizId === quizId(quizRef))
+        ?.percentile;
+    // Q3: the real attempts, seen or not (c 0, a 1, b 2, V 3), and this request's 7 zeros:
+    // N = 11, E = 8 at 0 → 100 × 4 / 11 = 36.3636… → 36.36.
+    expect(percentileOf('Q3')).toBe(36.36);
     // Q0: 7 zeros, all tied: 50.
     expect(percentileOf('Q0')).toBe(50);
-    // e's own zeros are hidden from T (they belong to no session T owns).
-    const ofT = await results('T', { includeQuizzes: 'all' });
-    expect(ofT.items.filter((item) => item.sessionId === null)).toEqual([]);
+
+    // T owns S1..S3 and sees their attempts (22, as without includeQuizzes), plus a zero for
+    // each pair with no attempt in S1..S3 — whether or not it was played in V's S4:
+    // Q1: c e V; Q8: d (played in S4 only) e f V; Q3: d e f; Q32 and Q25: all but c; Q0: all 7.
+    const ofT = await results('T', {
+      includeQuizzes: 'all',
+      resultTypes: 'nbGoodAnswers,percentile',
+    });
+    const answered = await results('T', { resultTypes: 'nbGoodAnswers' });
+    const key = (item: Record<string, unknown>) =>
+      `${String(item.userId)}/${String(item.quizId)}/${String(item.sessionId)}`;
+    expect(answered.items).toHaveLength(22);
+    expect(ofT.items.filter((item) => item.sessionId !== null).map(key)).toEqual(
+      answered.items.map(key),
+    );
+    const expectedZeros: Record<string, string[]> = {
+      Q1: ['c', 'e', 'V'],
+      Q8: ['d', 'e', 'f', 'V'],
+      Q3: ['d', 'e', 'f'],
+      Q32: ['a', 'b', 'd', 'e', 'f', 'V'],
+      Q25: ['a', 'b', 'd', 'e', 'f', 'V'],
+      Q0: ['a', 'b', 'c', 'd', 'e', 'f', 'V'],
+    };
+    const zerosOfT = ofT.items.filter((item) => item.sessionId === null);
+    expect(zerosOfT.map((item) => `${String(item.userId)}/${String(item.quizId)}`).sort()).toEqual(
+      Object.entries(expectedZeros)
+        .flatMap(([q, users]) => users.map((u) => `${user(u)}/${quizId(q)}`))
+        .sort(),
+    );
+    expect(zerosOfT).toHaveLength(29);
+    expect(zerosOfT.every((item) => item.nbGoodAnswers === 0)).toBe(true);
+    expect(ofT.items).toHaveLength(22 + 29);
+    // Q8 ranks all real attempts, seen or not (c 0, c 0, a 1, b 4, d 8 in S4), and T's 4 zeros:
+    // N = 9; at 0: E = 6 → 100 × 3 / 9 = 33.33; a: 100 × 6.5 / 9 = 72.22; b: 100 × 7.5 / 9 = 83.33.
+    const q8 = ofT.items
+      .filter((item) => item.quizId === quizId('Q8'))
+      .map((item) => [item.userId, item.sessionId, item.nbGoodAnswers, item.percentile]);
+    expect(q8).toEqual(
+      [
+        [user('a'), session('S1'), 1, 72.22],
+        [user('b'), session('S1'), 4, 83.33],
+        [user('c'), session('S1'), 0, 33.33],
+        [user('c'), session('S2'), 0, 33.33],
+        [user('d'), null, 0, 33.33],
+        [user('e'), null, 0, 33.33],
+        [user('f'), null, 0, 33.33],
+        [user('V'), null, 0, 33.33],
+      ].sort((p, q) => Number(p[0]) - Number(q[0]) || Number(p[1] ?? 0) - Number(q[1] ?? 0)),
+    );
 
     const counts = await results('anonymous', {
       includeQuizzes: 'all',
@@ -483,6 +536,49 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
       counts.items.find((item) => item.userId === user('c') && item.aggregationFunction === 'count')
         ?.nbGoodAnswers,
     ).toBe(7);
+    // Aggregates keep zeros for pairs without any attempt: d played Q8 (in S4), so no zero there
+    // — d's count is 4 Q1 attempts + 1 Q8 attempt + zeros for Q3, Q32, Q25, Q0 = 9.
+    expect(
+      counts.items.find((item) => item.userId === user('d') && item.aggregationFunction === 'count')
+        ?.nbGoodAnswers,
+    ).toBe(9);
+  });
+
+  it('includeQuizzes=all tells a teacher nothing of the sessions of others', async () => {
+    // d played Q8 only in V's S4 (8 good of 8): in T's detailed results d's Q8 is a zero, like
+    // e's (who never played it), and the real attempt is not shown.
+    const ofT = await results('T', {
+      includeQuizzes: 'all',
+      resultTypes: 'nbGoodAnswers,nbAnswers',
+    });
+    const onQ8 = (u: string) =>
+      ofT.items
+        .filter((item) => item.userId === user(u) && item.quizId === quizId('Q8'))
+        .map(({ sessionId, nbGoodAnswers, nbAnswers }) => ({
+          sessionId,
+          nbGoodAnswers,
+          nbAnswers,
+        }));
+    expect(onQ8('d')).toEqual([{ sessionId: null, nbGoodAnswers: 0, nbAnswers: 0 }]);
+    expect(onQ8('d')).toEqual(onQ8('e'));
+    expect(ofT.items.some((item) => item.sessionId === session('S4'))).toBe(false);
+    // Restricted to S4, a session T does not own, T sees no attempt: a zero for every pair.
+    const inS4 = await results('T', {
+      includeQuizzes: 'all',
+      sessionId: session('S4'),
+      resultTypes: 'nbGoodAnswers',
+    });
+    expect(inS4.items).toHaveLength(7 * 6);
+    expect(inS4.items.every((item) => item.sessionId === null && item.nbGoodAnswers === 0)).toBe(
+      true,
+    );
+    // V, who owns S4, sees d's Q8 attempt there and no zero for it.
+    const ofV = await results('V', { includeQuizzes: 'all', resultTypes: 'nbGoodAnswers' });
+    expect(
+      ofV.items
+        .filter((item) => item.userId === user('d') && item.quizId === quizId('Q8'))
+        .map((item) => [item.sessionId, item.nbGoodAnswers]),
+    ).toEqual([[session('S4'), 8]]);
   });
 
   it('pages results in (userId, quizId, sessionId) order over several pages', async () => {
@@ -654,7 +750,13 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
         );
         const quizSetId = await makeSet('quiz', 'SELECT id FROM quizzes');
         await opened.dataSource.query('ANALYZE TABLE answers, data_set_items');
-        for (const aggregationFunctions of [undefined, 'average']) {
+        // Detailed results of a teacher too: their zeros probe the answers with the scope.
+        const cases: [string | undefined, AttemptScope][] = [
+          [undefined, { kind: 'all' }],
+          [undefined, { kind: 'ownedSessionsOrSelf', userId: 1 }],
+          ['average', { kind: 'all' }],
+        ];
+        for (const [aggregationFunctions, scope] of cases) {
           const request = parseResultsRequest('getResults', {
             userSetId,
             quizSetId,
@@ -663,7 +765,7 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
             groupBy: aggregationFunctions ? 'user' : undefined,
             includeQuizzes: 'all',
           });
-          const { sql, params } = resultsInsertStatement('mysql', request, 0, { kind: 'all' });
+          const { sql, params } = resultsInsertStatement('mysql', request, 0, scope);
           const plan = (await opened.dataSource.query(`EXPLAIN ${sql}`, params)) as {
             table: string | null;
             type: string | null;

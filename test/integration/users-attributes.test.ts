@@ -842,7 +842,8 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
       expect(res.headers.get('allow')).toBe('GET');
     }
     // No GraphQL counterpart: the three are queries, which GraphQL takes by POST (as every case
-    // above sends them) or GET. What applies is Apollo's refusal of any other method on /graphql.
+    // above sends them) or GET. What applies is the refusal of any other method on /graphql, in
+    // the GraphQL shape of contract.md §11.
     const res = await app.get(`/graphql?${credentials.anonymous}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -852,7 +853,11 @@ describe('getUser, getUserAttribute, getQuizAttribute (REST and GraphQL)', () =>
     expect(res.headers.get('allow')).toBe('GET, POST');
     const refused = (await res.json()) as { data?: unknown; errors?: { extensions?: Json }[] };
     expect(refused).not.toHaveProperty('data');
-    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: 'METHOD_NOT_ALLOWED',
+      type: 'UnsupportedRequestException',
+      operation: 'graphql',
+    });
   });
 });
 

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import { GraphQLError } from 'graphql';
 import { createRequestContext, type AppDeps, type RequestContext } from '../../app/request-context';
 import { toServiceApiError } from '../../errors';
 import { authenticateRequest } from '../../services/auth/credentials.service';
+import { graphQLErrorOf } from './graphql.errors';
 
 /** What every resolver receives: the request context both transports share. */
 export interface GraphQLContext {
@@ -40,11 +40,7 @@ export async function buildGraphQLContext(
     });
     return { ctx: createRequestContext(deps, { requestId, operation: 'graphql', requester }) };
   } catch (error) {
-    const domain = toServiceApiError(error, 'graphql', requestId);
     // A request that cannot be authenticated runs no resolver; the HTTP status says why.
-    throw new GraphQLError(domain.message, {
-      originalError: domain,
-      extensions: { ...domain.toGraphQLExtensions(), http: { status: domain.status } },
-    });
+    throw graphQLErrorOf(toServiceApiError(error, 'graphql', requestId));
   }
 }

@@ -1,54 +1,117 @@
-import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError, GraphQLResolveInfo } from 'graphql';
-import type { MiddlewareFn } from 'type-graphql';
-import { ServiceApiError, toServiceApiError } from '../../errors';
-import type { GraphQLContext } from './graphql.context';
+import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { Errors, ServiceApiError } from '../../errors';
 
-/** The root field a (possibly nested) resolver belongs to: the legacy operation name. */
-export function rootField(info: GraphQLResolveInfo): string {
-  let path = info.path;
-  while (path.prev) path = path.prev;
-  return String(path.key);
+/**
+ * A domain error raised outside any resolver (credentials, limits): the request gets the
+ * error's HTTP status and headers, and the one `errors` entry formatGraphQLError reads.
+ */
+export function graphQLErrorOf(domain: ServiceApiError): GraphQLError {
+  const headers = new HeaderMap();
+  if (domain.extras.retryAfterSeconds !== undefined) {
+    headers.set('retry-after', String(domain.extras.retryAfterSeconds));
+  }
+  return new GraphQLError(domain.message, {
+    originalError: domain,
+    extensions: { http: { status: domain.status, headers } },
+  });
+}
+
+/** The domain error behind a GraphQL error, however deep Apollo wrapped it. */
+function domainErrorIn(error: unknown): ServiceApiError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (current instanceof ServiceApiError) return current;
+    current = (current as { originalError?: unknown }).originalError;
+  }
+  return undefined;
+}
+
+/** Which request parameter one of Apollo's own refusals is about. */
+function parameterOf(code: unknown, message: string): string {
+  if (code === 'OPERATION_RESOLUTION_FAILURE') return 'operationName';
+  if (code === 'PERSISTED_QUERY_NOT_FOUND' || code === 'PERSISTED_QUERY_NOT_SUPPORTED') {
+    return 'extensions';
+  }
+  const variable = /Variable "\$([_A-Za-z][_0-9A-Za-z]*)"/.exec(message)?.[1];
+  if (variable) return `variables.${variable}`;
+  for (const name of ['variables', 'operationName', 'extensions']) {
+    if (message.includes(`\`${name}\``) || message.includes(`"${name}"`)) return name;
+  }
+  return 'query';
+}
+
+/** graphql-js stops parsing at the token limit (Apollo's parseOptions.maxTokens). */
+const TOKEN_LIMIT = /Document contains more than (\d+) tokens/;
+
+/**
+ * Apollo's own refusals of a request (syntax, validation, variable values, operation name, a
+ * body it cannot use) as the contract's exception, operation `graphql`: BadParameterException
+ * keeping Apollo's code, which GraphQL clients know; the token limit as QueryTooComplexException.
+ * Anything else that reached here unexplained is an internal error, and says nothing more.
+ */
+function fromApollo(formatted: GraphQLFormattedError): ServiceApiError & { apolloCode?: string } {
+  const code = formatted.extensions?.code;
+  const reason = formatted.message.replace(/^Syntax Error: /, '').replace(/\.$/, '');
+  const tokens = TOKEN_LIMIT.exec(formatted.message);
+  if (tokens) {
+    const limit = Number(tokens[1]);
+    return Errors.queryTooComplex(`the document has more than ${limit} tokens`, limit, limit + 1);
+  }
+  if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
+    const domain = Errors.badParameter('graphql', parameterOf(code, reason), '', reason);
+    return Object.assign(domain, { apolloCode: code });
+  }
+  return new ServiceApiError('internal', 'graphql', 'an unexpected error occurred');
 }
 
 /**
- * Every resolver's failure becomes the domain error of its operation (database outages 503,
- * anything unknown 500 with the request id); the unexpected ones are logged with their cause.
+ * Every GraphQL error reads as in REST, through the one error table (contract.md §2, §11):
+ * `type`, `operation` and `reason` always, whatever raised it.
  */
-export const domainErrors: MiddlewareFn<GraphQLContext> = async ({ context, info }, next) => {
-  try {
-    return await next();
-  } catch (error) {
-    // A domain error already names its operation (a composite query runs several).
-    if (error instanceof ServiceApiError) throw error;
-    const operation = rootField(info);
-    const domain = toServiceApiError(error, operation, context.ctx.requestId);
-    if (domain.status >= 500)
-      context.ctx.logger.error({ err: error, operation }, 'GraphQL resolver failed');
-    throw domain;
-  }
-};
-
-/** Domain errors read as in REST, through the one error table (contract.md §2). */
 export function formatGraphQLError(
   formatted: GraphQLFormattedError,
   error: unknown,
 ): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
-  if (original instanceof ServiceApiError) {
+  const domain = domainErrorIn(error);
+  if (domain) {
     return {
-      message: original.message,
+      message: domain.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { ...original.toGraphQLExtensions() },
+      extensions: { ...domain.toGraphQLExtensions() },
     };
   }
-  const extensions = formatted.extensions as Record<string, unknown> | undefined;
-  if (extensions?.http) {
-    // Raised while building the context: keep the contract's fields, not the transport detail.
-    const { http: _http, ...rest } = extensions;
-    return { ...formatted, extensions: rest };
-  }
-  // Apollo's own request errors (syntax, validation, variable types) pass as they are.
-  return formatted;
+  const refused = fromApollo(formatted);
+  const extensions: Record<string, unknown> = { ...refused.toGraphQLExtensions() };
+  if (refused.apolloCode) extensions.code = refused.apolloCode;
+  return {
+    // graphql-js's own sentence, which GraphQL clients and IDEs show as they know it.
+    message: refused.apolloCode ? formatted.message : refused.message,
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions,
+  };
 }
+
+/**
+ * An answer where no root field has data because the database is unavailable carries the 503 of
+ * contract.md §11 and its Retry-After, as REST does; partial answers keep 200.
+ */
+export const unavailableStatusPlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const { data, errors } = response.body.singleResult;
+        const unavailable = errors?.find(
+          (error) => error.extensions?.type === 'UnexpectedServerResponseException',
+        );
+        if (!unavailable || (data && Object.values(data).some((value) => value !== null))) return;
+        response.http.status = 503;
+        const retryAfter = unavailable.extensions?.retryAfterSeconds;
+        if (retryAfter !== undefined) response.http.headers.set('retry-after', String(retryAfter));
+      },
+    };
+  },
+};

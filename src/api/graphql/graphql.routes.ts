@@ -5,10 +5,12 @@ import {
   ApolloServerPluginLandingPageLocalDefault,
   ApolloServerPluginLandingPageProductionDefault,
 } from '@apollo/server/plugin/landingPage/default';
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { AppDeps } from '../../app/request-context';
+import { Errors } from '../../errors';
 import { buildGraphQLContext, type GraphQLContext } from './graphql.context';
-import { formatGraphQLError } from './graphql.errors';
+import { formatGraphQLError, unavailableStatusPlugin } from './graphql.errors';
+import { DOCUMENT_LIMITS, documentCostPlugin, documentLimitRules } from './graphql.limits';
 import { graphQLSchema } from './graphql.schema';
 
 export interface GraphQLEndpoint {
@@ -16,9 +18,18 @@ export interface GraphQLEndpoint {
   stop: () => Promise<void>;
 }
 
+/** Where the endpoint answers, under the configured base path. */
+export function graphQLPath(basePath: string): string {
+  return `${basePath}/graphql`;
+}
+
+const METHODS = ['GET', 'HEAD', 'POST'];
+
 /**
  * `/graphql`: Apollo Server over the type-graphql schema. Apollo Sandbox is served on GET
  * outside production; credentials come as for REST, or as X-Api-Key / Authorization: Bearer.
+ * Documents are bounded before they run (graphql.limits); the JSON body is parsed, within its
+ * limits, by the app for every API route.
  */
 export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
   const production = deps.config.nodeEnv === 'production';
@@ -29,10 +40,14 @@ export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
     // The server module drains and stops everything on SIGTERM; Apollo must not re-raise it.
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
+    parseOptions: { maxTokens: DOCUMENT_LIMITS.tokens },
+    validationRules: documentLimitRules(),
     plugins: [
       // No answer may be cached (each is for its requester; the route says no-store). Apollo's
       // cache hints would otherwise wrap every field's resolver to compute a policy.
       ApolloServerPluginCacheControlDisabled(),
+      documentCostPlugin(deps.config.graphqlMaxCost),
+      unavailableStatusPlugin,
       production
         ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
@@ -42,8 +57,12 @@ export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
   const router = Router();
   router.use(
     '/graphql',
-    express.json({ limit: deps.config.bodyLimitBytes }),
-    (_req: Request, res: Response, next: NextFunction) => {
+    (req: Request, res: Response, next: NextFunction) => {
+      // Answered here rather than by Apollo, so the refusal has the contract's shape.
+      if (!METHODS.includes(req.method)) {
+        next(Errors.methodNotAllowed('graphql', req.method, ['GET', 'POST']));
+        return;
+      }
       res.setHeader('Cache-Control', 'no-store');
       next();
     },

@@ -1,6 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { domainErrors } from './graphql.errors';
+import { domainErrors } from './graphql.middleware';
 import { ComputedResultResolver } from './resolvers/computed-result.resolver';
 import { DataSetResolver } from './resolvers/data-set.resolver';
 import { QuizResolver } from './resolvers/quiz.resolver';

@@ -2,14 +2,12 @@ import { Router, type Request, type Response } from 'express';
 import { createRequestContext, type AppDeps } from '../../app/request-context';
 import { Errors } from '../../errors';
 import { authenticateRequest } from '../../services/auth/credentials.service';
+import { chargeRequest } from '../../services/limits/rate-limit.service';
+import { rateLimitHeaders } from '../http/rate-limit.headers';
+import { operationCost } from '../operation-costs';
 import { optionalString } from './params';
 import type { QueryParams, RestOperation } from './rest-operation';
 
-/**
- * The legacy surface: `{base}/<operationName>`. An unknown name answers
- * UnsupportedRequestException 404, a known one with another method 405 with an Allow header;
- * then the API key (and access token, if any) decide who the requester is.
- */
 /**
  * POST payloads may come as a JSON object body whose fields are parameters (contract.md §1);
  * a parameter given in both places is refused.
@@ -19,9 +17,10 @@ function mergeBody(operation: string, query: QueryParams, body: unknown): QueryP
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw Errors.badParameter(operation, 'body', body, 'must be a JSON object of parameters');
   }
-  const merged: Record<string, unknown> = { ...query };
+  // No prototype: a body field named `__proto__` stays a plain (ignored) parameter.
+  const merged: Record<string, unknown> = Object.assign(Object.create(null), query);
   for (const [name, value] of Object.entries(body)) {
-    if (name in query) {
+    if (Object.hasOwn(query, name)) {
       throw Errors.badParameter(
         operation,
         name,
@@ -34,6 +33,12 @@ function mergeBody(operation: string, query: QueryParams, body: unknown): QueryP
   return merged;
 }
 
+/**
+ * The legacy surface: `{base}/<operationName>`. An unknown name answers
+ * UnsupportedRequestException 404, a known one with another method 405 with an Allow header;
+ * then the API key (and access token, if any) decide who the requester is, and the request is
+ * charged to the key's rate-limit budget before any work.
+ */
 export function restRouter(deps: AppDeps, operations: readonly RestOperation[]): Router {
   const byName = new Map(operations.map((op) => [op.name, op]));
   const router = Router();
@@ -61,6 +66,9 @@ export function restRouter(deps: AppDeps, operations: readonly RestOperation[]):
       requester,
     });
     res.locals.ctx = ctx;
+    await chargeRequest(ctx, operationCost(name).points, (state) => {
+      for (const [header, value] of rateLimitHeaders(state)) res.setHeader(header, value);
+    });
     const result = await op.handler(ctx, params, req);
     res.status(200).json(result);
   });

@@ -9,6 +9,7 @@ import { UserGroup, UserGroupMember } from './user-group.entity';
 import { UserQuizFlag } from './user-quiz-flag.entity';
 import { User } from './user.entity';
 import { LoginFailure } from './login-failure.entity';
+import { RateLimitCounter } from './rate-limit-counter.entity';
 import { WebSession } from './web-session.entity';
 
 export {
@@ -29,6 +30,7 @@ export {
   UserQuizFlag,
   User,
   LoginFailure,
+  RateLimitCounter,
   WebSession,
 };
 
@@ -51,4 +53,5 @@ export const ENTITIES = [
   ComputedResultItem,
   WebSession,
   LoginFailure,
+  RateLimitCounter,
 ];

@@ -59,12 +59,25 @@ const MULTIPLE_CHOICE_TYPES: readonly QuestionType[] = [
 const FREE_ANSWER_TYPES: readonly QuestionType[] = ['FreeAnswerText', 'FreeAnswerNumber'];
 // H:M:S, M:S or S; minutes and seconds after a colon stay below 60.
 const DURATION_PATTERN = /^\d{1,6}(?::[0-5]?\d){0,2}$/;
-/** More would make a quiz nobody plays; it also bounds the work of one request. */
-export const MAX_QUESTIONS = 200;
+/**
+ * The bounds of a quiz's content (contract.md §4, and §11's spirit for the counts the contract
+ * leaves open: more would make a quiz nobody plays, and they bound the work of one request).
+ * Counts are checked before any element is looked at; the OpenAPI document and the SDL read them.
+ */
+export const QUIZ_LIMITS = {
+  titleLength: { min: 3, max: 250 },
+  tags: { min: 2, max: 20 },
+  tagLength: { min: 1, max: 100 },
+  questions: { max: 200 },
+  questionTitleLength: { min: 1, max: 250 },
+  propositions: { min: 2, max: 10 },
+  propositionLength: { min: 1, max: 250 },
+} as const;
 
 /** Validates the fields of a quiz's content found in `record`; `path` prefixes every error path. */
 export function validateQuizContent(record: Fields, path: string): QuizContent {
-  const title = text(record.title, `${path}.title`, 3, 250);
+  const { min, max } = QUIZ_LIMITS.titleLength;
+  const title = text(record.title, `${path}.title`, min, max);
   const visibility = oneOf(record.visibility, QUIZ_VISIBILITIES, `${path}.visibility`);
   const survey = requiredBoolean(record.survey, `${path}.survey`);
   const quizTags = validTags(record.tags, `${path}.tags`);
@@ -77,10 +90,10 @@ export function validateQuizContent(record: Fields, path: string): QuizContent {
         : fail(`${path}.defaultDuration`, `expected H:M:S, M:S or S, got ${describe(duration)}`);
   }
   const rawQuestions = optionalArray(record.questions, `${path}.questions`);
-  if (rawQuestions.length > MAX_QUESTIONS) {
+  if (rawQuestions.length > QUIZ_LIMITS.questions.max) {
     fail(
       `${path}.questions`,
-      `expected at most ${MAX_QUESTIONS} questions, got ${rawQuestions.length}`,
+      `expected at most ${QUIZ_LIMITS.questions.max} questions, got ${rawQuestions.length}`,
     );
   }
   const questions = rawQuestions.map((raw, position) =>
@@ -102,15 +115,23 @@ export function scorable(question: ValidQuestion): ScorableQuestion {
 
 function validTags(value: unknown, path: string): string[] {
   if (value === undefined) missing(path);
-  const tags = array(value, path).map((item, position) => {
-    const tag = text(item, `${path}[${position}]`, 1, 100);
+  const { min, max } = QUIZ_LIMITS.tags;
+  const items = array(value, path);
+  if (items.length > max) fail(path, `expected at most ${max} tags, got ${items.length}`);
+  const seen = new Set<string>();
+  const tags = items.map((item, position) => {
+    const tag = text(
+      item,
+      `${path}[${position}]`,
+      QUIZ_LIMITS.tagLength.min,
+      QUIZ_LIMITS.tagLength.max,
+    );
     if (/["\\]/.test(tag)) fail(`${path}[${position}]`, 'a tag cannot contain " or \\');
+    if (seen.has(tag)) fail(`${path}[${position}]`, `duplicate tag "${tag}"`);
+    seen.add(tag);
     return tag;
   });
-  tags.forEach((tag, position) => {
-    if (tags.indexOf(tag) !== position) fail(`${path}[${position}]`, `duplicate tag "${tag}"`);
-  });
-  if (tags.length < 2) fail(path, `expected at least 2 distinct tags, got ${tags.length}`);
+  if (tags.length < min) fail(path, `expected at least ${min} distinct tags, got ${tags.length}`);
   return tags;
 }
 
@@ -121,7 +142,8 @@ function validQuestion(
   survey: boolean,
 ): ValidQuestion {
   const record = fields(raw, path);
-  const title = text(record.title, `${path}.title`, 1, 250);
+  const { min, max } = QUIZ_LIMITS.questionTitleLength;
+  const title = text(record.title, `${path}.title`, min, max);
   const type =
     normalizeQuestionType(record.type) ??
     fail(
@@ -200,13 +222,13 @@ function validPropositions(value: unknown, path: string, type: QuestionType): st
     return null;
   }
   if (value === undefined) missing(path);
-  const propositions = array(value, path).map((item, position) =>
-    text(item, `${path}[${position}]`, 1, 250),
-  );
-  if (propositions.length < 2 || propositions.length > 10) {
-    fail(path, `expected 2 to 10 propositions, got ${propositions.length}`);
+  const items = array(value, path);
+  const { min, max } = QUIZ_LIMITS.propositions;
+  if (items.length < min || items.length > max) {
+    fail(path, `expected ${min} to ${max} propositions, got ${items.length}`);
   }
-  return propositions;
+  const length = QUIZ_LIMITS.propositionLength;
+  return items.map((item, position) => text(item, `${path}[${position}]`, length.min, length.max));
 }
 
 function validTolerance(

@@ -120,3 +120,24 @@ export function oneOf<T extends string>(value: unknown, allowed: readonly T[], p
     ? (value as T)
     : fail(path, `expected one of ${allowed.join(', ')}, got ${describe(value)}`);
 }
+
+/**
+ * Deepest nesting of arrays and objects any JSON input may have: the deepest legitimate one (a
+ * quiz's question's media, in a GraphQL variable) has 5 levels; deeper input is refused before
+ * anything walks it recursively.
+ */
+export const MAX_JSON_DEPTH = 20;
+
+/** True when `value` nests arrays or objects more than `maxDepth` levels; iterative, linear. */
+export function nestedDeeperThan(value: unknown, maxDepth: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(current)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}

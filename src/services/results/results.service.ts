@@ -31,10 +31,13 @@ export function sqlFamily(ctx: Pick<RequestContext, 'dataSource'>): SqlFamily {
  *
  * Parameters come raw from either transport and are all checked here (see parseResultsRequest).
  * Detailed results (no aggregationFunctions) need a token and show only the attempts in
- * sessions the requester owns and the requester's own attempts; a zero attempt of
- * includeQuizzes=all (sessionId null) belongs to no session, so only its user sees it.
- * Percentiles always rank an attempt among all the attempts of the user set on its quiz, seen or
- * not. Aggregated results are open to anonymous requesters and cover every attempt.
+ * sessions the requester owns and the requester's own attempts; with includeQuizzes=all they
+ * add, and show, a zero attempt (sessionId null) for every (user, quiz) pair with no attempt the
+ * requester may see, so a teacher sees a zero for each pupil who did not play a quiz in the
+ * teacher's sessions, whatever was played in others'. Percentiles always rank an attempt among
+ * all the attempts of the user set on its quiz, seen or not, and the zeros of the request.
+ * Aggregated results are open to anonymous requesters and cover every attempt (zeros only for
+ * pairs without any).
  */
 export async function getResults(ctx: RequestContext, raw: RawResultsParams): Promise<DataSetPage> {
   const request = parseResultsRequest(ctx.operation, raw);

@@ -18,10 +18,13 @@ import {
  *   given sessions), grouped by (user, quiz, session) — read from the covering answer indexes,
  *   the two sets as semi-joins; only the aggregates the result types need;
  * - `all_attempts`: plus, for includeQuizzes=all, a zero attempt (session NULL) for each
- *   (user, quiz) pair of the two sets without an attempt (in the given sessions);
- * - `valued`: one DOUBLE per result type; percentiles by window functions over each quiz;
- * - detailed: the attempts the requester may see; aggregated: one row per (group, function),
- *   every member of the grouping set included, medians and deviations by window functions.
+ *   (user, quiz) pair of the two sets without an attempt (in the given sessions) — for detailed
+ *   results, without an attempt the requester may see;
+ * - `valued`: one DOUBLE per result type; percentiles by window functions over each quiz, so
+ *   over every real attempt, seen or not, and the zeros;
+ * - detailed: the attempts the requester may see and every zero; aggregated: one row per
+ *   (group, function), every member of the grouping set included, medians and deviations by
+ *   window functions.
  * Every value is rounded once, by roundedSql, as it is written.
  */
 
@@ -80,11 +83,29 @@ function sessionFilter(request: ResultsRequest): ResultsStatement {
 }
 
 /**
+ * The SQL shape of an AttemptScope (access.policy.ts, detailedAttemptScope): whether the answer
+ * or attempt `row` (its user_id and session_id) is one the requester may see — in a session the
+ * requester owns, or the requester's own. Undefined when the requester may see every one.
+ */
+function visibleSql(scope: AttemptScope, row: string): ResultsStatement | undefined {
+  if (scope.kind === 'all') return undefined;
+  return {
+    sql: `(${row}.session_id IN (SELECT s.id FROM sessions s WHERE s.owner_id = ?) OR ${row}.user_id = ?)`,
+    params: [scope.userId, scope.userId],
+  };
+}
+
+/**
  * The CTEs down to `valued`: one row per attempt (real, or zero for includeQuizzes=all) with the
  * columns user_id, quiz_id, session_id and one DOUBLE per requested result type, named as its
- * computed_results column.
+ * computed_results column. Every real attempt of the request is there; a zero is added for each
+ * pair of the two sets without an attempt that `zeroScope` lets the requester see.
  */
-function valuedCtes(family: SqlFamily, request: ResultsRequest): ResultsStatement {
+function valuedCtes(
+  family: SqlFamily,
+  request: ResultsRequest,
+  zeroScope: AttemptScope,
+): ResultsStatement {
   const sessions = sessionFilter(request);
   const params: SqlParam[] = [request.userSetId, request.quizSetId, ...sessions.params];
   // Only the aggregates the requested result types read: MIN and MAX of the answer times nearly
@@ -112,7 +133,11 @@ function valuedCtes(family: SqlFamily, request: ResultsRequest): ResultsStatemen
   SELECT user_id, quiz_id, session_id, ${names} FROM attempts`;
   if (request.includeQuizzes === 'all') {
     // One probe of a covering answer index per pair, rather than a second pass over the attempts.
+    // Detailed results (contract §7) add a zero where the requester sees no attempt, even if an
+    // unseen one exists: the zeros then tell nothing of other owners' sessions.
     const zeroSessions = sessionFilter(request);
+    const seen = visibleSql(zeroScope, 'a');
+    const seenSql = seen ? `\n                        AND ${seen.sql}` : '';
     sql += `
   UNION ALL
   SELECT us.item_id, qs.item_id, NULL, ${perAttempt.map(([, , zero]) => zero).join(', ')}
@@ -120,8 +145,9 @@ function valuedCtes(family: SqlFamily, request: ResultsRequest): ResultsStatemen
     JOIN data_set_items qs ON qs.data_set_id = ?
    WHERE us.data_set_id = ?
      AND NOT EXISTS (SELECT 1 FROM answers a
-                      WHERE a.user_id = us.item_id AND a.quiz_id = qs.item_id${zeroSessions.sql})`;
+                      WHERE a.user_id = us.item_id AND a.quiz_id = qs.item_id${zeroSessions.sql}${seenSql})`;
     params.push(request.quizSetId, request.userSetId, ...zeroSessions.params);
+    if (seen) params.push(...seen.params);
   }
   // DOUBLE everywhere (`+ 0e0`, `1e2`): MySQL would otherwise divide DECIMALs to 4 places.
   const columns: Record<ResultType, string> = {
@@ -152,9 +178,10 @@ function resultColumns(request: ResultsRequest): string {
 }
 
 /**
- * Detailed results: every attempt the scope lets the requester see. Percentiles were computed
- * over all the attempts first: a visible attempt ranks among all its quiz's attempts.
- * A zero attempt belongs to no session, so only its own user sees it.
+ * Detailed results: every attempt the scope lets the requester see, and every zero attempt
+ * (session NULL): those stand for pairs without a visible attempt, so they are the requester's
+ * to see. Percentiles were computed over all the attempts first: a visible attempt ranks among
+ * all its quiz's attempts, seen or not, and the zeros.
  */
 function detailedStatement(
   family: SqlFamily,
@@ -162,13 +189,15 @@ function detailedStatement(
   dataSetId: DataSetId,
   scope: AttemptScope,
 ): ResultsStatement {
-  const valued = valuedCtes(family, request);
+  const valued = valuedCtes(family, request, scope);
   const params: SqlParam[] = [...valued.params, dataSetId];
   let where = '';
-  if (scope.kind === 'ownedSessionsOrSelf') {
+  const seen = visibleSql(scope, 'v');
+  if (seen) {
+    // A real attempt always has a session: NULL marks the zeros.
     where = `
-   WHERE v.session_id IN (SELECT s.id FROM sessions s WHERE s.owner_id = ?) OR v.user_id = ?`;
-    params.push(scope.userId, scope.userId);
+   WHERE v.session_id IS NULL OR ${seen.sql}`;
+    params.push(...seen.params);
   }
   const values = request.resultTypes
     .map((type) => roundedSql(family, `v.${RESULT_COLUMNS[type]}`))
@@ -215,7 +244,8 @@ function aggregatedStatement(
 ): ResultsStatement {
   const aggregation = request.aggregation;
   if (!aggregation) throw new Error('aggregatedStatement needs aggregation functions');
-  const valued = valuedCtes(family, request);
+  // Aggregates cover every attempt: zeros only for pairs without any.
+  const valued = valuedCtes(family, request, { kind: 'all' });
   const key = aggregation.groupBy === 'user' ? 'user_id' : 'quiz_id';
   const groupSetId = aggregation.groupBy === 'user' ? request.userSetId : request.quizSetId;
   const { functions } = aggregation;
@@ -291,7 +321,8 @@ SELECT ?, ${rows.position}, ${userId}, ${quizId}, NULL, ${rows.name}, ${rows.val
 
 /**
  * The statement that writes the results of `request` as items of data set `dataSetId`.
- * `scope` applies to detailed results (aggregated results cover every attempt).
+ * `scope` applies to detailed results, to the attempts shown and the zeros added (aggregated
+ * results cover every attempt).
  */
 export function resultsInsertStatement(
   family: SqlFamily,

@@ -50,6 +50,7 @@ export class SessionResultsObject {
 @Resolver(() => ComputedResultObject)
 export class ComputedResultResolver {
   @Query(() => DataSetObject, {
+    nullable: true,
     description: 'Results of a user set on a quiz set (contract.md §7).',
   })
   getResults(
@@ -79,6 +80,7 @@ export class ComputedResultResolver {
   }
 
   @Query(() => SessionResultsObject, {
+    nullable: true,
     description:
       'getUserSet(sessionId), getQuizSet(sessionId) and getResults on them restricted to that session, in one round trip.',
   })

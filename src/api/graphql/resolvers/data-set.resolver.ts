@@ -24,6 +24,7 @@ import { toUserType, UserType } from '../types/user.type';
 @Resolver(() => DataSetObject)
 export class DataSetResolver {
   @Query(() => DataSetObject, {
+    nullable: true,
     description: 'Quizzes matching all the given filters (at least one).',
   })
   getQuizSet(
@@ -47,6 +48,7 @@ export class DataSetResolver {
   }
 
   @Query(() => DataSetObject, {
+    nullable: true,
     description: 'Users matching all the given filters (at least one).',
   })
   getUserSet(
@@ -66,6 +68,7 @@ export class DataSetResolver {
   }
 
   @Query(() => DataSetObject, {
+    nullable: true,
     description: 'The groups the requester owns or belongs to (needs a token).',
   })
   getUserGroupSet(
@@ -80,7 +83,10 @@ export class DataSetResolver {
     );
   }
 
-  @Query(() => DataSetObject, { description: 'One page of a data set the requester made.' })
+  @Query(() => DataSetObject, {
+    nullable: true,
+    description: 'One page of a data set the requester made.',
+  })
   getDataSetPage(
     @Ctx() context: GraphQLContext,
     @Arg('dataSetId', () => ID) dataSetId: string,
@@ -90,6 +96,7 @@ export class DataSetResolver {
   }
 
   @Query(() => DataSetObject, {
+    nullable: true,
     description: 'Combines two sets of the requester of the same item type.',
   })
   computeDataSet(

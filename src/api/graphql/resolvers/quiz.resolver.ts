@@ -21,7 +21,7 @@ function plain(input: unknown): unknown {
  */
 @Resolver(() => QuizObject)
 export class QuizResolver {
-  @Query(() => QuizObject, { description: 'One quiz (spec §4.1).' })
+  @Query(() => QuizObject, { nullable: true, description: 'One quiz (spec §4.1).' })
   async getQuiz(
     @Arg('quizId', () => ID) quizId: string,
     @Ctx() context: GraphQLContext,
@@ -31,6 +31,7 @@ export class QuizResolver {
   }
 
   @Mutation(() => QuizObject, {
+    nullable: true,
     description: 'Adds a quiz to the account of the token owner (spec §4.2).',
   })
   async addQuiz(

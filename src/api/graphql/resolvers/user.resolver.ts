@@ -22,6 +22,7 @@ function toItemAttributeObject(attribute: ItemAttribute): ItemAttributeObject {
 @Resolver()
 export class UserResolver {
   @Query(() => UserType, {
+    nullable: true,
     description: 'One user; details only where the requester may see them.',
   })
   async getUser(
@@ -33,6 +34,7 @@ export class UserResolver {
   }
 
   @Query(() => ItemAttributeObject, {
+    nullable: true,
     description:
       'firstName, lastName, pictureURL, or the computed popularity or influence (needs a token).',
   })
@@ -48,6 +50,7 @@ export class UserResolver {
   }
 
   @Query(() => ItemAttributeObject, {
+    nullable: true,
     description: 'A Quiz field, or the computed nbSessions, nbPlayers or nbFavorites.',
   })
   async getQuizAttribute(

@@ -1,5 +1,10 @@
 import { InitialSchema1795313645140 } from './1795313645140-InitialSchema';
 import { ComputedResultsTable1795321995755 } from './1795321995755-ComputedResultsTable';
+import { RateLimits1795476442554 } from './1795476442554-RateLimits';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
-export const MYSQL_MIGRATIONS = [InitialSchema1795313645140, ComputedResultsTable1795321995755];
+export const MYSQL_MIGRATIONS = [
+  InitialSchema1795313645140,
+  ComputedResultsTable1795321995755,
+  RateLimits1795476442554,
+];

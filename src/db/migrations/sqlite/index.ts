@@ -1,5 +1,10 @@
 import { InitialSchema1795313647797 } from './1795313647797-InitialSchema';
 import { ComputedResultsTable1795322000197 } from './1795322000197-ComputedResultsTable';
+import { RateLimits1795476446594 } from './1795476446594-RateLimits';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
-export const SQLITE_MIGRATIONS = [InitialSchema1795313647797, ComputedResultsTable1795322000197];
+export const SQLITE_MIGRATIONS = [
+  InitialSchema1795313647797,
+  ComputedResultsTable1795322000197,
+  RateLimits1795476446594,
+];

@@ -1,0 +1,214 @@
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import {
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import { Errors, ServiceApiError, toServiceApiError } from '../../errors';
+import { chargeRequest } from '../../services/limits/rate-limit.service';
+import { rateLimitHeaders } from '../http/rate-limit.headers';
+import { MAX_WRITES_PER_DOCUMENT, operationCost } from '../operation-costs';
+import type { GraphQLContext } from './graphql.context';
+import { graphQLErrorOf } from './graphql.errors';
+import { rootFields } from './root-fields';
+
+/** The bounds of one GraphQL document (contract.md §11), checked before it runs. */
+export const DOCUMENT_LIMITS = {
+  depth: 10,
+  aliases: 30,
+  writes: MAX_WRITES_PER_DOCUMENT,
+  /** Parsing stops past this many tokens, so a huge document costs little to refuse. */
+  tokens: 5000,
+} as const;
+
+/**
+ * The cost model of a document: every field costs 1 plus what it selects; a page's items count
+ * as many times as the page holds (`numberOfItemsPerPage` of the root field, else the default
+ * 50); a quiz's questions count 20 times.
+ */
+const DEFAULT_PAGE_ITEMS = 50;
+const QUESTIONS_PER_QUIZ = 20;
+const MAX_PAGE_ITEMS = 1000;
+
+function pageItems(args: Record<string, unknown>): number {
+  const asked = args.numberOfItemsPerPage;
+  return typeof asked === 'number' && Number.isInteger(asked)
+    ? Math.min(Math.max(asked, 1), MAX_PAGE_ITEMS)
+    : DEFAULT_PAGE_ITEMS;
+}
+
+function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
+  const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name]);
+  return ({ type, field, args, childComplexity }) => {
+    if (type.name === 'DataSet' && field.name === 'items') {
+      return 1 + DEFAULT_PAGE_ITEMS * childComplexity;
+    }
+    if (type.name === 'Quiz' && field.name === 'questions') {
+      return 1 + QUESTIONS_PER_QUIZ * childComplexity;
+    }
+    if (roots.has(type.name)) {
+      return 1 + Math.ceil((childComplexity * pageItems(args)) / DEFAULT_PAGE_ITEMS);
+    }
+    return undefined;
+  };
+}
+
+function overLimit(what: string, limit: number, actual: number): ServiceApiError {
+  return Errors.queryTooComplex(
+    `the document has ${what} ${actual}, over the limit of ${limit}`,
+    limit,
+    actual,
+  );
+}
+
+/**
+ * The computed cost of the operation a request runs; undefined when its variables do not fit
+ * their types, which execution then refuses before any resolver runs.
+ */
+function documentCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  request: { operationName?: string | null; variables?: Record<string, unknown> | null },
+): number | undefined {
+  try {
+    return getComplexity({
+      schema,
+      query: document,
+      operationName: request.operationName ?? undefined,
+      variables: request.variables ?? {},
+      estimators: [costEstimator(schema), simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A document over a limit, as a validation error carrying the contract's exception. */
+function tooComplex(what: string, limit: number, actual: number): GraphQLError {
+  const domain = overLimit(what, limit, actual);
+  return new GraphQLError(domain.message, { originalError: domain });
+}
+
+/** GraphQL Armor's rules, their refusals reported with the numbers its messages carry. */
+function armorRule(
+  rule: typeof maxDepthRule | typeof maxAliasesRule,
+  what: string,
+  limit: number,
+  options: object = {},
+): ValidationRule {
+  return (context: ValidationContext) =>
+    rule({
+      n: limit,
+      ...options,
+      propagateOnRejection: false,
+      onReject: [
+        (_context: unknown, error: GraphQLError) => {
+          const actual = Number(/found (\d+)/.exec(error.message)?.[1] ?? limit + 1);
+          context.reportError(tooComplex(what, limit, actual));
+        },
+      ],
+    })(context);
+}
+
+/** At most DOCUMENT_LIMITS.writes root fields that write data sets or records. */
+const writesRule: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    const fields = rootFields(node.selectionSet, (name) => context.getFragment(name));
+    const writes = fields.reduce(
+      (sum, field) =>
+        sum +
+        Math.max(operationCost(field.name.value).writes, node.operation === 'mutation' ? 1 : 0),
+      0,
+    );
+    if (writes > DOCUMENT_LIMITS.writes) {
+      context.reportError(tooComplex('writing root fields:', DOCUMENT_LIMITS.writes, writes));
+    }
+  },
+});
+
+/** HTTP runs queries and mutations; a subscription is refused as a bad request, not run. */
+const httpOperationsRule: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (node.operation !== 'subscription') return;
+    const domain = Errors.badParameter(
+      'graphql',
+      'query',
+      '',
+      'subscriptions are not served over HTTP; send a query or a mutation',
+    );
+    context.reportError(new GraphQLError(domain.message, { nodes: [node], originalError: domain }));
+  },
+});
+
+/** Validation rules that bound a document's shape before anything runs. */
+export function documentLimitRules(): ValidationRule[] {
+  return [
+    httpOperationsRule,
+    armorRule(maxDepthRule, 'a depth of', DOCUMENT_LIMITS.depth, {
+      flattenFragments: true,
+      ignoreIntrospection: true,
+    }),
+    armorRule(maxAliasesRule, 'aliases:', DOCUMENT_LIMITS.aliases),
+    writesRule,
+  ];
+}
+
+/**
+ * What a document costs, once its operation and variables are known: its computed cost is held
+ * to GRAPHQL_MAX_COST, then the sum of its root fields' points is charged to the API key
+ * (contract.md §11), and the budget left is told in the RateLimit headers.
+ */
+export function documentCostPlugin(maxCost: number): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart(): Promise<GraphQLRequestListener<GraphQLContext>> {
+      return {
+        async didResolveOperation({
+          schema,
+          document,
+          operation,
+          request,
+          contextValue,
+          response,
+        }) {
+          const { ctx } = contextValue;
+          try {
+            const cost = documentCost(schema, document, request);
+            if (cost !== undefined && cost > maxCost) throw overLimit('a cost of', maxCost, cost);
+            const fragments = new Map(
+              document.definitions.flatMap((definition) =>
+                definition.kind === Kind.FRAGMENT_DEFINITION
+                  ? [[definition.name.value, definition] as const]
+                  : [],
+              ),
+            );
+            const selected = operation?.selectionSet ?? {
+              kind: Kind.SELECTION_SET,
+              selections: [],
+            };
+            const points = rootFields(selected, (name) => fragments.get(name)).reduce(
+              (sum, field) => sum + operationCost(field.name.value).points,
+              0,
+            );
+            await chargeRequest(ctx, points, (state) => {
+              for (const [name, value] of rateLimitHeaders(state)) {
+                response.http.headers.set(name.toLowerCase(), value);
+              }
+            });
+          } catch (error) {
+            throw graphQLErrorOf(
+              error instanceof ServiceApiError
+                ? error
+                : toServiceApiError(error, 'graphql', ctx.requestId),
+            );
+          }
+        },
+      };
+    },
+  };
+}

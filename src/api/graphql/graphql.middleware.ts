@@ -1,0 +1,22 @@
+import type { MiddlewareFn } from 'type-graphql';
+import { ServiceApiError, toServiceApiError } from '../../errors';
+import type { GraphQLContext } from './graphql.context';
+import { rootFieldName } from './root-fields';
+
+/**
+ * Every resolver's failure becomes the domain error of its operation (database outages 503,
+ * anything unknown 500 with the request id); the unexpected ones are logged with their cause.
+ */
+export const domainErrors: MiddlewareFn<GraphQLContext> = async ({ context, info }, next) => {
+  try {
+    return await next();
+  } catch (error) {
+    // A domain error already names its operation (a composite query runs several).
+    if (error instanceof ServiceApiError) throw error;
+    const operation = rootFieldName(info);
+    const domain = toServiceApiError(error, operation, context.ctx.requestId);
+    if (domain.status >= 500)
+      context.ctx.logger.error({ err: error, operation }, 'GraphQL resolver failed');
+    throw domain;
+  }
+};

@@ -1,0 +1,46 @@
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** An API key's budget after a request was charged (contract.md §11). */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window ends and the budget is whole again. */
+  resetSeconds: number;
+}
+
+/**
+ * The per-key budgets, counted in the database through rate-limiter-flexible (so every instance
+ * shares them). The store is opened on first use, once the data source is connected.
+ */
+export class ApiKeyRateLimits {
+  private store?: RateLimiterAbstract;
+
+  constructor(
+    private readonly openStore: () => RateLimiterAbstract,
+    readonly limit: number,
+    private readonly windowSeconds: number,
+  ) {}
+
+  /** Spends `points` of the key's budget; `exceeded` when the request goes over it. */
+  async consume(apiKeyId: number, points: number): Promise<RateLimitState & { exceeded: boolean }> {
+    this.store ??= this.openStore();
+    let res: RateLimiterRes;
+    let exceeded = false;
+    try {
+      res = await this.store.consume(String(apiKeyId), points);
+    } catch (error) {
+      // The library rejects with its result when the budget is spent, with an Error when the
+      // store fails (that one is the database's, reported as such).
+      if (!(error instanceof RateLimiterRes)) throw error;
+      res = error;
+      exceeded = true;
+    }
+    const ms = res.msBeforeNext >= 0 ? res.msBeforeNext : this.windowSeconds * 1000;
+    return {
+      limit: this.limit,
+      remaining: exceeded ? 0 : res.remainingPoints,
+      resetSeconds: Math.max(1, Math.ceil(ms / 1000)),
+      exceeded,
+    };
+  }
+}

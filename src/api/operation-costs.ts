@@ -35,3 +35,13 @@ export const MAX_WRITES_PER_DOCUMENT = 10;
 export function operationCost(name: string): OperationCost {
   return Object.hasOwn(OPERATION_COSTS, name) ? OPERATION_COSTS[name] : { points: 0, writes: 0 };
 }
+
+/** A root field's description, followed by what it costs (shown in the SDL and IDEs). */
+export function describedWithCost(name: string, description: string): string {
+  const { points, writes } = operationCost(name);
+  const written =
+    writes > 0
+      ? ` Counts as ${writes} of the ${MAX_WRITES_PER_DOCUMENT} writing root fields a document may hold.`
+      : '';
+  return `${description} Costs ${points} point${points === 1 ? '' : 's'} of the API key's rate-limit budget.${written}`;
+}

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { healthRoutes } from '../api/health/health.routes';
+import { admission } from '../api/http/admission.middleware';
 import { errorMiddleware, notFoundHandler } from '../api/http/error.middleware';
 import { bodyHeadLimits, jsonBody, urlLimits } from '../api/http/request-limits.middleware';
 import { wireOfPaths } from '../api/http/wire';
@@ -13,6 +14,13 @@ import { apiCors } from '../api/cors.middleware';
 import { sdkRoutes } from '../api/web/sdk.routes';
 import { graphQLEndpoint, graphQLPath } from '../api/graphql/graphql.routes';
 import { requestIdFrom, type AppDeps } from './request-context';
+import { QUEUED_REQUESTS_PER_CONNECTION } from '../db/data-source';
+
+/**
+ * API requests one instance serves at once, per database connection: half the pool's queue, so
+ * the queries of admitted requests (a few at a time each) always find room in it.
+ */
+const REQUESTS_PER_CONNECTION = QUEUED_REQUESTS_PER_CONNECTION / 4;
 
 export interface AppOptions {
   /** The legacy operations to serve; the full list unless a test narrows or extends it. */
@@ -66,7 +74,11 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
   app.use(healthRoutes(deps));
   app.use(config.basePath || '/', webRoutes(deps));
   app.use(config.basePath || '/', sdkRoutes(deps));
-  app.use(bodyHeadLimits(config, wireOf), jsonBody(config, wireOf));
+  app.use(
+    admission(config.database.poolSize * REQUESTS_PER_CONNECTION, wireOf),
+    bodyHeadLimits(config, wireOf),
+    jsonBody(config, wireOf),
+  );
   const graphql = await graphQLEndpoint(deps);
   app.use(config.basePath || '/', apiCors);
   app.use(config.basePath || '/', graphql.router);

@@ -1,5 +1,5 @@
 import { LessThan } from 'typeorm';
-import { LoginFailure, WebSession } from '../db/entities';
+import { LoginFailure, RateLimitCounter, WebSession } from '../db/entities';
 import { purgeExpiredTokens } from '../services/auth/access-token.service';
 import { purgeExpiredDataSets } from '../services/data-sets/data-set.service';
 import type { Job } from './jobs';
@@ -47,6 +47,17 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
               .affected ?? 0
           );
         },
+      },
+      {
+        // A counter whose window has ended is read as empty already; this reclaims its row.
+        name: 'purge-ended-rate-limit-windows',
+        everySeconds: every,
+        run: async (d) =>
+          (
+            await d.dataSource
+              .getRepository(RateLimitCounter)
+              .delete({ expire: LessThan(String(Date.now())) })
+          ).affected ?? 0,
       },
     ],
     final: [flushKeyUsage],

@@ -13,6 +13,9 @@ export interface DataSourceExtras {
   logger?: Logger;
 }
 
+/** Requests that may wait for each connection of the pool. */
+export const QUEUED_REQUESTS_PER_CONNECTION = 100;
+
 /** The TypeORM options for a database config; the type follows the URL scheme. */
 export function dataSourceOptions(
   db: DatabaseConfig,
@@ -49,7 +52,13 @@ export function dataSourceOptions(
     // Datetimes are UTC on the wire and in the database.
     timezone: 'Z',
     poolSize: db.poolSize,
-    extra: { connectionLimit: db.poolSize, waitForConnections: true, queueLimit: 1000 },
+    // A bounded wait for a connection: past it a request is refused at once with a 503 and
+    // Retry-After rather than queued without end.
+    extra: {
+      connectionLimit: db.poolSize,
+      waitForConnections: true,
+      queueLimit: db.poolSize * QUEUED_REQUESTS_PER_CONNECTION,
+    },
   } as DataSourceOptions;
 }
 

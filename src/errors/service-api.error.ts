@@ -90,15 +90,40 @@ export class ServiceApiError extends Error {
   }
 }
 
+/**
+ * A value as echoed in providedValue: its JSON, cut at MAX_PROVIDED_VALUE characters. Long lists
+ * and objects are written element by element only as far as shown, so echoing a refused
+ * 100,000-element array costs no more than echoing a short one.
+ */
 function shown(value: unknown): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  } catch {
-    // Too deep or cyclic to print: the limits refuse such values before they get here.
-    text = Array.isArray(value) ? '[…]' : '{…}';
-  }
+  const text = preview(value);
   return text.length > MAX_PROVIDED_VALUE ? `${text.slice(0, MAX_PROVIDED_VALUE)}…` : text;
+}
+
+function preview(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value);
+  const array = Array.isArray(value);
+  const keys = array ? undefined : Object.keys(value);
+  const count = keys ? keys.length : (value as unknown[]).length;
+  const parts: string[] = [];
+  let length = 0;
+  for (let index = 0; index < count && length <= MAX_PROVIDED_VALUE; index += 1) {
+    const key = keys ? keys[index] : String(index);
+    const item = (value as Record<string, unknown>)[key];
+    let part: string;
+    try {
+      part = JSON.stringify(item) ?? 'null';
+    } catch {
+      // Too deep or cyclic to print: the limits refuse such values before they get here.
+      part = '…';
+    }
+    part = array ? part : `${JSON.stringify(key)}:${part}`;
+    parts.push(part);
+    length += part.length + 1;
+  }
+  const more = parts.length < count ? ',…' : '';
+  return array ? `[${parts.join(',')}${more}]` : `{${parts.join(',')}${more}}`;
 }
 
 /** How long a client should wait before retrying when the database is unavailable. */

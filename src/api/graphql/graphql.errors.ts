@@ -41,8 +41,8 @@ function parameterOf(code: unknown, message: string): string {
   return 'query';
 }
 
-/** graphql-js stops parsing at the token limit (Apollo's parseOptions.maxTokens). */
-const TOKEN_LIMIT = /Document contains more than (\d+) tokens/;
+/** graphql-js stops parsing at the token limit (Apollo's parseOptions.maxTokens); 16.x spells it "that". */
+const TOKEN_LIMIT = /Document contains more th(?:an|at) (\d+) tokens/;
 
 /**
  * Apollo's own refusals of a request (syntax, validation, variable values, operation name, a
@@ -52,7 +52,11 @@ const TOKEN_LIMIT = /Document contains more than (\d+) tokens/;
  */
 function fromApollo(formatted: GraphQLFormattedError): ServiceApiError & { apolloCode?: string } {
   const code = formatted.extensions?.code;
-  const reason = formatted.message.replace(/^Syntax Error: /, '').replace(/\.$/, '');
+  const reason =
+    // graphql-js gives up validating a document whose fields cost too much to compare.
+    formatted.message === 'Validation aborted.'
+      ? 'the document is too complex to validate'
+      : formatted.message.replace(/^Syntax Error: /, '').replace(/\.$/, '');
   const tokens = TOKEN_LIMIT.exec(formatted.message);
   if (tokens) {
     const limit = Number(tokens[1]);

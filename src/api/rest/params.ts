@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../domain/validation/checks';
 import { Errors } from '../../errors';
 import type { QueryParams } from './rest-operation';
 
@@ -19,5 +20,30 @@ export function optionalString(
 export function requiredString(operation: string, params: QueryParams, name: string): string {
   const value = optionalString(operation, params, name);
   if (value === undefined || value.trim() === '') throw Errors.missingParameter(operation, name);
+  return value;
+}
+
+/**
+ * A JSON parameter: in the query string it is URL-encoded JSON text, in a JSON body it is
+ * already a value. Either way it is refused when nested deeper than any input can be.
+ */
+export function jsonParameter(operation: string, params: QueryParams, name: string): unknown {
+  let value: unknown = params[name];
+  if (typeof value === 'string' || Array.isArray(value)) {
+    const text = optionalString(operation, params, name) ?? '';
+    try {
+      value = text.trim() === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw Errors.badParameter(operation, name, text, 'is not valid JSON');
+    }
+    if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
+      throw Errors.badParameter(
+        operation,
+        name,
+        text,
+        `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    }
+  }
   return value;
 }

@@ -18,6 +18,7 @@ import { getUserSet } from '../../../services/data-sets/user-set.service';
 import { quizReadDecisionFor } from '../../../services/quizzes/quiz.service';
 import { getResults } from '../../../services/results/results.service';
 import { userView } from '../../../services/users/user.views';
+import { describedWithCost } from '../../operation-costs';
 import { forOperation, type GraphQLContext } from '../graphql.context';
 import {
   AggregationFunctionEnum,
@@ -51,7 +52,10 @@ export class SessionResultsObject {
 export class ComputedResultResolver {
   @Query(() => DataSetObject, {
     nullable: true,
-    description: 'Results of a user set on a quiz set (contract.md §7).',
+    description: describedWithCost(
+      'getResults',
+      'Results of a user set on a quiz set (contract.md §7).',
+    ),
   })
   getResults(
     @Ctx() context: GraphQLContext,
@@ -81,8 +85,10 @@ export class ComputedResultResolver {
 
   @Query(() => SessionResultsObject, {
     nullable: true,
-    description:
+    description: describedWithCost(
+      'getSessionResults',
       'getUserSet(sessionId), getQuizSet(sessionId) and getResults on them restricted to that session, in one round trip.',
+    ),
   })
   async getSessionResults(
     @Ctx() context: GraphQLContext,

@@ -13,6 +13,7 @@ import { toComputedResultObject } from '../types/computed-result.type';
 import { getQuizSet } from '../../../services/data-sets/quiz-set.service';
 import { getUserGroupSet, getUserSet } from '../../../services/data-sets/user-set.service';
 import { readableQuizzes } from '../../../services/quizzes/quiz.service';
+import { describedWithCost } from '../../operation-costs';
 import { forOperation, type GraphQLContext } from '../graphql.context';
 import { DataSetObject, SetOperator, UserGroupObject } from '../types/data-set.type';
 import { toUserType, UserType } from '../types/user.type';
@@ -25,7 +26,10 @@ import { toUserType, UserType } from '../types/user.type';
 export class DataSetResolver {
   @Query(() => DataSetObject, {
     nullable: true,
-    description: 'Quizzes matching all the given filters (at least one).',
+    description: describedWithCost(
+      'getQuizSet',
+      'Quizzes matching all the given filters (at least one).',
+    ),
   })
   getQuizSet(
     @Ctx() context: GraphQLContext,
@@ -49,7 +53,10 @@ export class DataSetResolver {
 
   @Query(() => DataSetObject, {
     nullable: true,
-    description: 'Users matching all the given filters (at least one).',
+    description: describedWithCost(
+      'getUserSet',
+      'Users matching all the given filters (at least one).',
+    ),
   })
   getUserSet(
     @Ctx() context: GraphQLContext,
@@ -69,7 +76,10 @@ export class DataSetResolver {
 
   @Query(() => DataSetObject, {
     nullable: true,
-    description: 'The groups the requester owns or belongs to (needs a token).',
+    description: describedWithCost(
+      'getUserGroupSet',
+      'The groups the requester owns or belongs to (needs a token).',
+    ),
   })
   getUserGroupSet(
     @Ctx() context: GraphQLContext,
@@ -85,7 +95,7 @@ export class DataSetResolver {
 
   @Query(() => DataSetObject, {
     nullable: true,
-    description: 'One page of a data set the requester made.',
+    description: describedWithCost('getDataSetPage', 'One page of a data set the requester made.'),
   })
   getDataSetPage(
     @Ctx() context: GraphQLContext,
@@ -97,7 +107,10 @@ export class DataSetResolver {
 
   @Query(() => DataSetObject, {
     nullable: true,
-    description: 'Combines two sets of the requester of the same item type.',
+    description: describedWithCost(
+      'computeDataSet',
+      'Combines two sets of the requester of the same item type.',
+    ),
   })
   computeDataSet(
     @Ctx() context: GraphQLContext,

@@ -4,6 +4,7 @@ import { readableQuiz } from '../../../services/quizzes/quiz.service';
 import { addQuiz } from '../../../services/quizzes/quiz-write.service';
 import { quizQuestions, quizRequesterFields } from '../../../services/quizzes/quiz.views';
 import { userView } from '../../../services/users/user.views';
+import { describedWithCost } from '../../operation-costs';
 import { forOperation, type GraphQLContext } from '../graphql.context';
 import { parseId } from '../../ids';
 import { toQuestionObject, type QuestionObject } from '../types/question.type';
@@ -21,7 +22,10 @@ function plain(input: unknown): unknown {
  */
 @Resolver(() => QuizObject)
 export class QuizResolver {
-  @Query(() => QuizObject, { nullable: true, description: 'One quiz (spec §4.1).' })
+  @Query(() => QuizObject, {
+    nullable: true,
+    description: describedWithCost('getQuiz', 'One quiz (spec §4.1).'),
+  })
   async getQuiz(
     @Arg('quizId', () => ID) quizId: string,
     @Ctx() context: GraphQLContext,
@@ -32,7 +36,10 @@ export class QuizResolver {
 
   @Mutation(() => QuizObject, {
     nullable: true,
-    description: 'Adds a quiz to the account of the token owner (spec §4.2).',
+    description: describedWithCost(
+      'addQuiz',
+      'Adds a quiz to the account of the token owner (spec §4.2).',
+    ),
   })
   async addQuiz(
     @Arg('quiz', () => QuizInput) quiz: QuizInput,

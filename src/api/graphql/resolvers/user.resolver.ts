@@ -4,6 +4,7 @@ import { getQuizAttribute } from '../../../services/quizzes/quiz-attribute.servi
 import { getUser, getUserAttribute } from '../../../services/users/user-read.service';
 import { parseId } from '../../ids';
 import { serializeItemAttribute } from '../../rest/serializers/attribute.serializer';
+import { describedWithCost } from '../../operation-costs';
 import { forOperation, type GraphQLContext } from '../graphql.context';
 import { ItemAttributeObject } from '../types/item-attribute.type';
 import { toUserType, UserType } from '../types/user.type';
@@ -23,7 +24,10 @@ function toItemAttributeObject(attribute: ItemAttribute): ItemAttributeObject {
 export class UserResolver {
   @Query(() => UserType, {
     nullable: true,
-    description: 'One user; details only where the requester may see them.',
+    description: describedWithCost(
+      'getUser',
+      'One user; details only where the requester may see them.',
+    ),
   })
   async getUser(
     @Arg('userId', () => ID) userId: string,
@@ -35,8 +39,10 @@ export class UserResolver {
 
   @Query(() => ItemAttributeObject, {
     nullable: true,
-    description:
+    description: describedWithCost(
+      'getUserAttribute',
       'firstName, lastName, pictureURL, or the computed popularity or influence (needs a token).',
+    ),
   })
   async getUserAttribute(
     @Arg('userId', () => ID) userId: string,
@@ -51,7 +57,10 @@ export class UserResolver {
 
   @Query(() => ItemAttributeObject, {
     nullable: true,
-    description: 'A Quiz field, or the computed nbSessions, nbPlayers or nbFavorites.',
+    description: describedWithCost(
+      'getQuizAttribute',
+      'A Quiz field, or the computed nbSessions, nbPlayers or nbFavorites.',
+    ),
   })
   async getQuizAttribute(
     @Arg('quizId', () => ID) quizId: string,

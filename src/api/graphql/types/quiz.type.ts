@@ -1,5 +1,6 @@
 import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
 import { QUIZ_VISIBILITIES, type QuizVisibility } from '../../../db/entities/quiz.entity';
 import { QuestionObject } from './question.type';
 import { UserType } from './user.type';
@@ -69,9 +70,22 @@ export class MediaInput {
  * A question to add. Fields are loosely typed on purpose: the one validator of every write path
  * checks them, so addQuiz fails alike on GraphQL and REST (goodAnswer's type depends on `type`).
  */
+const {
+  titleLength,
+  tags,
+  tagLength,
+  questions,
+  questionTitleLength,
+  propositions,
+  propositionLength,
+} = QUIZ_LIMITS;
+
 @InputType('QuestionInput')
 export class QuestionInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: `${questionTitleLength.min} to ${questionTitleLength.max} characters.`,
+  })
   title?: string;
 
   @Field(() => String, {
@@ -83,7 +97,10 @@ export class QuestionInput {
   @Field(() => MediaInput, { nullable: true })
   media?: MediaInput;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], {
+    nullable: true,
+    description: `Multiple choice: ${propositions.min} to ${propositions.max}, each of ${propositionLength.min} to ${propositionLength.max} characters.`,
+  })
   propositions?: string[];
 
   @Field(() => JSONResolver, {
@@ -103,7 +120,10 @@ export class QuestionInput {
   description: 'addQuiz payload; the constraints are those of REST addQuiz.',
 })
 export class QuizInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, {
+    nullable: true,
+    description: `${titleLength.min} to ${titleLength.max} characters.`,
+  })
   title?: string;
 
   @Field(() => String, { nullable: true, description: 'public, private or draft.' })
@@ -112,10 +132,16 @@ export class QuizInput {
   @Field(() => Boolean, { nullable: true })
   survey?: boolean;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], {
+    nullable: true,
+    description: `${tags.min} to ${tags.max} distinct tags of ${tagLength.min} to ${tagLength.max} characters, without " or \\.`,
+  })
   tags?: string[];
 
-  @Field(() => [QuestionInput], { nullable: true })
+  @Field(() => [QuestionInput], {
+    nullable: true,
+    description: `At most ${questions.max} questions.`,
+  })
   questions?: QuestionInput[];
 
   @Field(() => String, { nullable: true, description: 'H:M:S, M:S or S.' })

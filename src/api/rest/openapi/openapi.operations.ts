@@ -23,6 +23,8 @@ export interface OperationDoc {
   response: string;
   /** Statuses this operation can answer with besides 200 (all with an Exception body). */
   errors: number[];
+  /** The schema of the JSON body's fields, for operations that take one. */
+  body?: Record<string, JsonSchema>;
 }
 
 const id = (description: string): JsonSchema => ({
@@ -71,12 +73,13 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       {
         name: 'quiz',
         description:
-          'JSON: title, visibility, survey, tags required; questions, defaultDuration, favorite optional',
+          'JSON (schema QuizInput): title, visibility, survey, tags required; questions, defaultDuration, favorite optional',
         schema: text,
       },
     ],
     response: 'Quiz',
-    errors: COMMON_ERRORS,
+    errors: [...COMMON_ERRORS, 415],
+    body: { quiz: { $ref: '#/components/schemas/QuizInput' } },
   },
   getQuizSet: {
     method: 'get',
@@ -234,7 +237,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       {
         name: 'includeQuizzes',
         description:
-          'answered (default) or all: all adds a zero attempt (sessionId null) for each (user, quiz) pair without an attempt',
+          'answered (default) or all: all adds a zero attempt (sessionId null) for each (user, quiz) pair without an attempt; in detailed results, for each pair without an attempt the requester may see, and those zeros are shown',
         schema: { enum: [...INCLUDE_QUIZZES] },
       },
       pageSize,

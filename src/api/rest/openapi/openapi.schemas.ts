@@ -1,4 +1,6 @@
 import { QUESTION_TYPES } from '../../../domain/questions/question-types';
+import { QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
+import { MAX_JSON_DEPTH } from '../../../domain/validation/checks';
 import { MEDIA_TYPES } from '../../../db/entities/question.entity';
 import { QUIZ_VISIBILITIES } from '../../../db/entities/quiz.entity';
 import { ERROR_TABLE } from '../../../errors';
@@ -40,8 +42,8 @@ function question(
 const propositions: JsonSchema = {
   type: 'array',
   items: { type: 'string' },
-  minItems: 2,
-  maxItems: 10,
+  minItems: QUIZ_LIMITS.propositions.min,
+  maxItems: QUIZ_LIMITS.propositions.max,
 };
 const tolerance: JsonSchema = { enum: [0, 5, 20, 30] };
 
@@ -65,7 +67,52 @@ function computedResult(
   };
 }
 
+const { titleLength, tags, tagLength, questions, questionTitleLength } = QUIZ_LIMITS;
+
+/** The quiz addQuiz takes: its bounds as the service checks them (unknown fields are ignored). */
+const quizInput: JsonSchema = {
+  type: 'object',
+  required: ['title', 'visibility', 'survey', 'tags'],
+  properties: {
+    title: { type: 'string', minLength: titleLength.min, maxLength: titleLength.max },
+    visibility: { enum: [...QUIZ_VISIBILITIES] },
+    survey: { type: 'boolean' },
+    tags: {
+      type: 'array',
+      items: { type: 'string', minLength: tagLength.min, maxLength: tagLength.max },
+      minItems: tags.min,
+      maxItems: tags.max,
+      uniqueItems: true,
+    },
+    questions: {
+      type: 'array',
+      maxItems: questions.max,
+      items: {
+        type: 'object',
+        required: ['title', 'type'],
+        properties: {
+          title: {
+            type: 'string',
+            minLength: questionTitleLength.min,
+            maxLength: questionTitleLength.max,
+          },
+          type: { type: 'string', description: `one of ${QUESTION_TYPES.join(', ')}` },
+          propositions,
+          media: ref('Media'),
+          tolerance,
+          caseSensitive: { type: 'boolean' },
+          goodAnswer: { description: 'an index, indexes, a boolean, a text or a number by type' },
+        },
+      },
+    },
+    defaultDuration: { type: 'string', description: 'H:M:S, M:S or S' },
+    favorite: { type: 'boolean' },
+  },
+  description: `The quiz addQuiz takes (contract.md §4); counts are checked before anything else, and JSON nested deeper than ${MAX_JSON_DEPTH} levels is refused.`,
+};
+
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  QuizInput: quizInput,
   Exception: object(
     {
       type: { enum: [...new Set(Object.values(ERROR_TABLE).map((row) => row.type))] },
@@ -76,6 +123,8 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       providedValue: { type: 'string' },
       retryAfterSeconds: { type: 'integer', minimum: 0 },
       requestId: { type: 'string' },
+      limit: { type: 'integer' },
+      actual: { type: 'integer' },
     },
     ['type', 'message', 'operation', 'reason'],
   ),

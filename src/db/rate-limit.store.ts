@@ -4,6 +4,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { DataSource } from 'typeorm';
+import { withStatementBatches } from './statement-batches';
 
 /** A budget of points per window of seconds. */
 export interface RateLimitWindow {
@@ -14,27 +15,64 @@ export interface RateLimitWindow {
 /** The table of the counters (migration RateLimits); expired rows are purged by the maintenance job. */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
-/** What is used of TypeORM's drivers: the connections they already hold. */
-interface DriverConnections {
-  /** MySQL/MariaDB: the driver's mysql2 pool (callback API). */
-  pool?: unknown;
-  /** MySQL/MariaDB: the database the pool's connections use. */
-  database?: string;
-  /** SQLite: the better-sqlite3 connection. */
+/** What is used of TypeORM's SQLite driver: the better-sqlite3 connection it already holds. */
+interface SqliteDriverConnection {
   databaseConnection?: unknown;
 }
 
 /**
- * rate-limiter-flexible's SQL store over the data source's own connections, so counts live in
- * the database every instance shares, with no pool of its own. A key that has used its budget is
- * also remembered in this process until its window ends, so a client hammering past its limit
- * costs no database work here.
+ * rate-limiter-flexible's MySQL store, its statements sent in one exchange. The library runs
+ * BEGIN, its upsert, a SELECT of the counter and COMMIT as four round trips on a connection it
+ * holds throughout; here the same four statements travel as one batch (statement-batches), so
+ * counting a request costs one round trip. The decisions (points, blocks, windows) stay the
+ * library's.
+ */
+class OneExchangeMySQLStore extends RateLimiterMySQL {
+  constructor(
+    options: ConstructorParameters<typeof RateLimiterMySQL>[0],
+    private readonly dataSource: DataSource,
+  ) {
+    super(options);
+  }
+
+  /** The library's upsert: the counter's row after adding `points` (or setting them). */
+  _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<unknown> {
+    const now = Date.now();
+    const expire = msDuration > 0 ? now + msDuration : null;
+    const upsert = forceExpire
+      ? {
+          sql: `INSERT INTO ${RATE_LIMIT_TABLE} (\`key\`, points, expire) VALUES (?, ?, ?)
+                ON DUPLICATE KEY UPDATE points = ?, expire = ?`,
+          params: [key, points, expire, points, expire],
+        }
+      : {
+          sql: `INSERT INTO ${RATE_LIMIT_TABLE} (\`key\`, points, expire) VALUES (?, ?, ?)
+                ON DUPLICATE KEY UPDATE points = IF(expire <= ?, ?, points + (?)),
+                                        expire = IF(expire <= ?, ?, expire)`,
+          params: [key, points, expire, now, points, points, now, expire],
+        };
+    return withStatementBatches(this.dataSource, async (run) => {
+      const [, , rows] = await run([
+        { sql: 'START TRANSACTION', params: [] },
+        upsert,
+        { sql: `SELECT points, expire FROM ${RATE_LIMIT_TABLE} WHERE \`key\` = ?`, params: [key] },
+        { sql: 'COMMIT', params: [] },
+      ]);
+      return rows;
+    });
+  }
+}
+
+/**
+ * rate-limiter-flexible's SQL store over the data source, so counts live in the database every
+ * instance shares: in one exchange per request on MySQL/MariaDB, on the better-sqlite3
+ * connection TypeORM holds on SQLite. A key that has used its budget is also remembered in this
+ * process until its window ends, so a client hammering past its limit costs no database work.
  */
 export function createRateLimitStore(
   dataSource: DataSource,
   window: RateLimitWindow,
 ): RateLimiterAbstract {
-  const driver = dataSource.driver as unknown as DriverConnections;
   const options = {
     keyPrefix: 'key',
     points: window.points,
@@ -46,13 +84,13 @@ export function createRateLimitStore(
   };
   const type = dataSource.options.type;
   if (type === 'mysql' || type === 'mariadb') {
-    return new RateLimiterMySQL({
-      ...options,
-      storeClient: driver.pool,
-      storeType: 'pool',
-      dbName: driver.database,
-    });
+    // The store client is only read by the library's own reads and deletes, which go unused.
+    return new OneExchangeMySQLStore(
+      { ...options, storeClient: {}, storeType: 'pool' },
+      dataSource,
+    );
   }
+  const driver = dataSource.driver as unknown as SqliteDriverConnection;
   return new RateLimiterSQLite({
     ...options,
     storeClient: driver.databaseConnection,

@@ -204,11 +204,10 @@ export function documentCostPlugin(maxCost: number): ApolloServerPlugin<GraphQLC
               }
             });
           } catch (error) {
-            throw graphQLErrorOf(
-              error instanceof ServiceApiError
-                ? error
-                : toServiceApiError(error, 'graphql', ctx.requestId),
-            );
+            if (error instanceof ServiceApiError) throw graphQLErrorOf(error);
+            const domain = toServiceApiError(error, 'graphql', ctx.requestId);
+            if (domain.status >= 500) ctx.logger.error({ err: error }, 'GraphQL limits failed');
+            throw graphQLErrorOf(domain);
           }
         },
       };

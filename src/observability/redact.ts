@@ -24,9 +24,30 @@ function isSecretName(name: string): boolean {
   );
 }
 
-// name=value pairs in URLs and form bodies, also URL-encoded inside another parameter (redirectURL).
-const PAIR =
-  /((?:^|[?&;\s"'(]|%3F|%26)([A-Za-z_-]*(?:apiKey|accessToken|password|token|Token|Password)[A-Za-z_]*)(?:=|%3D))([^&;\s"'#)]*)/gi;
+// The head of a name=value pair in URLs and form bodies, also URL-encoded inside another
+// parameter (redirectURL). The name is matched whole and judged afterwards: a pattern that looked
+// for the secret words inside it backtracked quadratically over a long run of letters.
+const PAIR_HEAD = /(?:^|[?&;\s"'(]|%3F|%26)([A-Za-z_-]+)(?:=|%3D)/gi;
+const SECRET_IN_NAME = /apikey|accesstoken|password|token/i;
+const VALUE_END = /[&;\s"'#)]/;
+
+/** Replaces the values of secret-named pairs; other values are scanned on for nested pairs. */
+function redactPairs(text: string): string {
+  let out = '';
+  let copied = 0;
+  PAIR_HEAD.lastIndex = 0;
+  for (let head = PAIR_HEAD.exec(text); head; head = PAIR_HEAD.exec(text)) {
+    if (!SECRET_IN_NAME.test(head[1])) continue;
+    const start = head.index + head[0].length;
+    let end = start;
+    while (end < text.length && !VALUE_END.test(text[end])) end += 1;
+    out += `${text.slice(copied, start)}${REDACTED}`;
+    copied = end;
+    PAIR_HEAD.lastIndex = end;
+  }
+  return out + text.slice(copied);
+}
+
 // "token":"value" inside JSON text (the accessToken parameter is JSON of {token, expiresIn}).
 const JSON_FIELD =
   /((?:\\?"|%22)(?:token|accessToken|apiKey|password)(?:\\?"|%22)\s*(?::|%3A)\s*(?:\\?"|%22))([^"\\%]+)/gi;
@@ -34,8 +55,7 @@ const BEARER = /(bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
 
 /** Removes secret values from a free text (URL, message, SQL, stack). */
 export function redactText(text: string): string {
-  return text
-    .replace(PAIR, (_m, head: string, _name: string) => `${head}${REDACTED}`)
+  return redactPairs(text)
     .replace(JSON_FIELD, (_m, head: string) => `${head}${REDACTED}`)
     .replace(BEARER, (_m, head: string) => `${head}${REDACTED}`);
 }

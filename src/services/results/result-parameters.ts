@@ -169,14 +169,15 @@ function parseSessions(operation: string, raw: RawResultsParams): number[] | nul
   return [...new Set(ids)].sort((a, b) => a - b);
 }
 
+/** A results request before its two sets are named (getSessionResults makes them). */
+export type ResultsOptions = Omit<ResultsRequest, 'userSetId' | 'quizSetId'>;
+
 /**
- * Checks every parameter but the sets' existence (which needs the database). Errors name the
- * parameter: MissingParameterException for absent sets, or for groupBy when aggregationFunctions
- * is given; BadParameterException for anything malformed or contradictory.
+ * Checks every parameter but the sets. Errors name the parameter: MissingParameterException for
+ * groupBy when aggregationFunctions is given; BadParameterException for anything malformed or
+ * contradictory.
  */
-export function parseResultsRequest(operation: string, raw: RawResultsParams): ResultsRequest {
-  const userSetId = requiredId(operation, 'userSetId', raw.userSetId);
-  const quizSetId = requiredId(operation, 'quizSetId', raw.quizSetId);
+export function parseResultsOptions(operation: string, raw: RawResultsParams): ResultsOptions {
   const resultTypes = parseNames(
     operation,
     'resultTypes',
@@ -202,13 +203,21 @@ export function parseResultsRequest(operation: string, raw: RawResultsParams): R
   const includeQuizzes =
     parseChoice(operation, 'includeQuizzes', raw.includeQuizzes, INCLUDE_QUIZZES) ?? 'answered';
   return {
-    userSetId,
-    quizSetId,
     resultTypes,
     aggregation: functions && groupBy ? { functions, groupBy } : null,
     includeQuizzes,
     sessionIds: parseSessions(operation, raw),
   };
+}
+
+/**
+ * Checks every parameter but the sets' existence (which needs the database): the two set ids
+ * first (MissingParameterException when absent), then the options.
+ */
+export function parseResultsRequest(operation: string, raw: RawResultsParams): ResultsRequest {
+  const userSetId = requiredId(operation, 'userSetId', raw.userSetId);
+  const quizSetId = requiredId(operation, 'quizSetId', raw.quizSetId);
+  return { userSetId, quizSetId, ...parseResultsOptions(operation, raw) };
 }
 
 /** What a result set records in data_sets.parameters. */

@@ -15,6 +15,7 @@ import {
   parseResultsRequest,
   resultsParametersJson,
   type RawResultsParams,
+  type ResultsOptions,
 } from './result-parameters';
 import { resultsInsertStatement, type SqlFamily } from './results.sql';
 
@@ -23,6 +24,20 @@ export type { RawResultsParams } from './result-parameters';
 export function sqlFamily(ctx: Pick<RequestContext, 'dataSource'>): SqlFamily {
   const type = ctx.dataSource.options.type;
   return type === 'mysql' || type === 'mariadb' ? 'mysql' : 'sqlite';
+}
+
+/**
+ * The attempts results may cover for the requester: every attempt for aggregated results; for
+ * detailed ones, which need a token, those of its sessions and its own.
+ */
+export function resultsScope(ctx: RequestContext, options: ResultsOptions): AttemptScope {
+  const detailed = options.aggregation === null;
+  if (!detailed) return { kind: 'all' };
+  const allowed = detailedAttemptScope(ctx.requester);
+  if (resultsDecision(ctx.requester, detailed) === 'needsToken' || !allowed) {
+    throw Errors.unauthenticated(ctx.operation, 'detailed results need an access token');
+  }
+  return allowed;
 }
 
 /**
@@ -43,16 +58,7 @@ export async function getResults(ctx: RequestContext, raw: RawResultsParams): Pr
   const request = parseResultsRequest(ctx.operation, raw);
   // Checked before any read, so a refused request touches nothing.
   parsePageSize(ctx.operation, raw.numberOfItemsPerPage, ctx.config.pageSize);
-  const detailed = request.aggregation === null;
-  // Aggregated results cover every attempt; the scope only narrows detailed ones.
-  let scope: AttemptScope = { kind: 'all' };
-  if (detailed) {
-    const allowed = detailedAttemptScope(ctx.requester);
-    if (resultsDecision(ctx.requester, detailed) === 'needsToken' || !allowed) {
-      throw Errors.unauthenticated(ctx.operation, 'detailed results need an access token');
-    }
-    scope = allowed;
-  }
+  const scope = resultsScope(ctx, request);
   // Both sets in one read (none when this process knows them), checked in parameter order.
   const expected = { userSetId: 'user', quizSetId: 'quiz' } as const;
   await requireReadableDataSets(

@@ -13,10 +13,9 @@ import {
 import type { Quiz } from '../../../db/entities';
 import { seesSessionDetails } from '../../../domain/policy/access.policy';
 import type { DataSetPage } from '../../../services/data-sets/data-set.service';
-import { getQuizSet } from '../../../services/data-sets/quiz-set.service';
-import { getUserSet } from '../../../services/data-sets/user-set.service';
 import { quizReadDecisionFor } from '../../../services/quizzes/quiz.service';
 import { getResults } from '../../../services/results/results.service';
+import { getSessionResults } from '../../../services/results/session-results.service';
 import { userView } from '../../../services/users/user.views';
 import { describedWithCost } from '../../operation-costs';
 import { forOperation, type GraphQLContext } from '../graphql.context';
@@ -90,7 +89,7 @@ export class ComputedResultResolver {
       'getUserSet(sessionId), getQuizSet(sessionId) and getResults on them restricted to that session, in one round trip.',
     ),
   })
-  async getSessionResults(
+  getSessionResults(
     @Ctx() context: GraphQLContext,
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('resultTypes', () => [ResultTypeEnum], { nullable: true }) resultTypes?: string[],
@@ -100,20 +99,14 @@ export class ComputedResultResolver {
     @Arg('includeQuizzes', () => IncludeQuizzesEnum, { nullable: true }) includeQuizzes?: string,
     @Arg('numberOfItemsPerPage', () => Int, { nullable: true }) numberOfItemsPerPage?: number,
   ): Promise<SessionResultsObject> {
-    const options = { numberOfItemsPerPage };
-    const userSet = await getUserSet(forOperation(context, 'getUserSet'), { sessionId }, options);
-    const quizSet = await getQuizSet(forOperation(context, 'getQuizSet'), { sessionId }, options);
-    const results = await getResults(forOperation(context, 'getResults'), {
-      userSetId: userSet.dataSetId,
-      quizSetId: quizSet.dataSetId,
+    return getSessionResults(forOperation(context, 'getSessionResults'), {
+      sessionId,
       resultTypes,
       aggregationFunctions,
       groupBy,
-      sessionId,
       includeQuizzes,
       numberOfItemsPerPage,
     });
-    return { userSet, quizSet, results };
   }
 
   @FieldResolver()

@@ -49,7 +49,8 @@ const list = (names: readonly string[]): JsonSchema => ({
   type: 'string',
   pattern: `^(${names.join('|')})(,(${names.join('|')}))*$`,
 });
-const COMMON_ERRORS = [400, 401, 403, 404, 413, 429, 500, 503];
+// 415: a body in an encoding or charset the service does not read, whatever the method.
+const COMMON_ERRORS = [400, 401, 403, 404, 413, 415, 429, 500, 503];
 
 /** Every legacy operation, in the order of contract.md §6. */
 export const OPERATION_DOCS: Record<string, OperationDoc> = {
@@ -78,7 +79,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       },
     ],
     response: 'Quiz',
-    errors: [...COMMON_ERRORS, 415],
+    errors: COMMON_ERRORS,
     body: { quiz: { $ref: '#/components/schemas/QuizInput' } },
   },
   getQuizSet: {

@@ -210,17 +210,25 @@ describe('GraphQL results', () => {
     expect(large.statements).toBe(small.statements);
   });
 
-  it('refuses detailed results without a token, as REST does', async () => {
+  it('refuses detailed results without a token, as REST does, before writing any set', async () => {
     const key = credentials.split('&')[0];
+    const sets = async () =>
+      Number(
+        ((await dataSource.query('SELECT COUNT(*) AS n FROM data_sets')) as { n: unknown }[])[0].n,
+      );
+    const before = await sets();
     const { body } = await graphql(app.url, FLOW, {
       variables: { sessionId: ids.sessions.A },
       search: `?${key}`,
     });
+    // The root field's name (contract.md §11), for whichever of its steps refused.
     expect(body.errors?.[0]?.extensions).toMatchObject({
       type: 'UnauthorizedOperationException',
-      operation: 'getResults',
+      operation: 'getSessionResults',
       code: 'UNAUTHENTICATED',
     });
+    expect(body.data).toEqual({ getSessionResults: null });
+    expect(await sets()).toBe(before);
   });
 
   describe('getResults errors read the same on REST and GraphQL', () => {

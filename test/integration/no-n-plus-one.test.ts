@@ -169,9 +169,10 @@ describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (back
         expect(item).toMatchObject({ author: { firstName: 'Author' } });
         expect(item.questions).toHaveLength(2);
       }
-      // Making the set is one statement whatever its size; reading the page is batched.
+      // Making the set is one statement whatever its size; reading the page is batched. Four
+      // statements (one exchange) count the request against the API key's budget.
       expect(large.statements.length).toBe(small.statements.length);
-      expect(small.statements.length).toBeLessThan(20);
+      expect(small.statements.length).toBeLessThan(24);
     },
   );
 });

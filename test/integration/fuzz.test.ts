@@ -15,16 +15,23 @@ import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 import { assertMatchesOpenApi } from '../helpers/openapi-validator';
 import {
-  graphQLRequest,
-  leakIn,
-  restOperationSpecs,
-  restRequest,
-  rootFieldSpecs,
+  checkGraphQLErrors,
+  checkRestException,
+  FuzzFailure,
+  isObject,
+  type Answer,
+} from '../helpers/fuzz/answer-checks';
+import { graphQLRequest } from '../helpers/fuzz/graphql-requests';
+import { rootFieldSpecs } from '../helpers/fuzz/graphql-fields';
+import { leakIn } from '../helpers/fuzz/leaks';
+import {
+  fixtureCredentials,
   type FuzzPools,
-  type FuzzRequest,
   type ItemType,
   type WeightedCredentials,
-} from '../helpers/fuzz-arbitraries';
+} from '../helpers/fuzz/pools';
+import type { FuzzRequest } from '../helpers/fuzz/requests';
+import { restOperationSpecs, restRequest } from '../helpers/fuzz/rest-requests';
 
 /**
  * Property-based fuzzing of every REST operation and every GraphQL root field against the real
@@ -41,30 +48,6 @@ const PATH = process.env.FUZZ_PATH;
 const TIMEOUT_MS = Math.max(120_000, RUNS * 200);
 
 const SAMPLE = path.resolve(__dirname, '../fixtures/sample-import.json');
-
-/** The exception types of contract.md §2 and §11, written from the contract. */
-const EXCEPTION_TYPES = [
-  'MissingParameterException',
-  'BadParameterException',
-  'UnauthorizedOperationException',
-  'UnsupportedRequestException',
-  'PayloadTooLargeException',
-  'TooManyRequestsException',
-  'UnexpectedServerResponseException',
-  'InternalServerErrorException',
-  'QueryTooComplexException',
-];
-
-/** Which types each REST status may carry (contract.md §2). */
-const TYPES_OF_STATUS: Readonly<Record<number, readonly string[]>> = {
-  400: ['MissingParameterException', 'BadParameterException'],
-  401: ['UnauthorizedOperationException'],
-  403: ['UnauthorizedOperationException'],
-  404: ['BadParameterException', 'UnsupportedRequestException'],
-  405: ['UnsupportedRequestException'],
-  413: ['PayloadTooLargeException'],
-  429: ['TooManyRequestsException'],
-};
 
 /** Tables a refused write must leave as they were. */
 const WRITTEN_TABLES = [
@@ -109,29 +92,6 @@ function schemaRootFields(): string[] {
   return [schema.getQueryType(), schema.getMutationType()].flatMap((type) =>
     type ? Object.keys(type.getFields()) : [],
   );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-/** A failure that shows the request and the answer, so it can be replayed by hand. */
-class FuzzFailure extends Error {
-  constructor(problem: string, request: FuzzRequest, answer?: Answer) {
-    const lines = [problem, `${request.method} ${request.path}`];
-    if (Object.keys(request.headers).length > 0) {
-      lines.push(`headers: ${JSON.stringify(request.headers)}`);
-    }
-    if (request.body !== undefined) lines.push(`body: ${request.body.slice(0, 3000)}`);
-    if (answer) lines.push(`answer: ${answer.status} ${answer.text.slice(0, 3000)}`);
-    super(lines.join('\n'));
-  }
 }
 
 /** Answers 429 seen: not failures of the properties, but worth telling. */
@@ -244,53 +204,16 @@ async function startTarget(label: string): Promise<Target> {
     setTimeout(resolve, Math.max(0, expiringSince + 1500 - Date.now())),
   );
 
-  const withKey = (
-    label: string,
-    weight: number,
-    accessToken?: string,
-    owner?: string,
-  ): WeightedCredentials => ({
-    weight,
-    usual: owner !== undefined,
-    owner,
-    credentials: {
-      label,
-      pairs: [
-        ['apiKey', key.secret],
-        ...(accessToken === undefined ? [] : [['accessToken', accessToken]]),
-      ] as [string, string][],
-    },
+  const credentials = fixtureCredentials({
+    key: key.secret,
+    otherHostKey: otherHost.secret,
+    revokedKey: revoked.secret,
+    teacher,
+    colleague,
+    pupil,
+    forOtherKey,
+    expiring,
   });
-  const pairs = (label: string, weight: number, list: [string, string][]) => ({
-    weight,
-    credentials: { label, pairs: list },
-  });
-  const credentials: WeightedCredentials[] = [
-    withKey('teacher', 8, teacher, 'teacher'),
-    withKey('colleague', 2, colleague, 'colleague'),
-    withKey('pupil', 2, pupil, 'pupil'),
-    withKey('anonymous', 4, undefined, 'anonymous'),
-    withKey('unknown token', 1, 'not-a-token'),
-    withKey('expired token', 1, expiring),
-    withKey('token of another key', 1, forOtherKey),
-    withKey('blank token', 1, ''),
-    pairs('no credentials', 1, []),
-    pairs('unknown key', 1, [['apiKey', 'qk_0000000000000000000000000000']]),
-    pairs('key bound to another host', 1, [['apiKey', otherHost.secret]]),
-    pairs('revoked key', 1, [['apiKey', revoked.secret]]),
-    pairs('blank key', 1, [['apiKey', '']]),
-    pairs('key with spaces', 1, [['apiKey', ` ${key.secret} `]]),
-    pairs('key twice', 1, [
-      ['apiKey', key.secret],
-      ['apiKey', key.secret],
-    ]),
-    pairs('token twice', 1, [
-      ['apiKey', key.secret],
-      ['accessToken', teacher],
-      ['accessToken', colleague],
-    ]),
-    pairs('token without key', 1, [['accessToken', teacher]]),
-  ];
 
   return {
     app,
@@ -374,45 +297,6 @@ async function expectRowsUnchanged(
   }
 }
 
-/** The exception object of contract.md §2, as REST sends it. */
-function checkRestException(
-  operation: string,
-  request: FuzzRequest,
-  answer: Answer,
-  body: unknown,
-): void {
-  const fail = (problem: string): never => {
-    throw new FuzzFailure(problem, request, answer);
-  };
-  if (!isObject(body)) return fail('a failure that is not an exception object');
-  for (const field of ['type', 'message', 'operation', 'reason']) {
-    if (typeof body[field] !== 'string') fail(`an exception without a string ${field}`);
-  }
-  const { type, message, reason } = body as Record<string, string>;
-  if (!EXCEPTION_TYPES.includes(type)) fail(`unknown exception type ${type}`);
-  if (body.operation !== operation) fail(`operation ${String(body.operation)}, not ${operation}`);
-  const allowed = TYPES_OF_STATUS[answer.status];
-  if (allowed && !allowed.includes(type)) fail(`${type} with HTTP ${answer.status}`);
-  if (type === 'MissingParameterException' || type === 'BadParameterException') {
-    if (typeof body.parameterName !== 'string') fail(`${type} without parameterName`);
-  }
-  if (type === 'BadParameterException' && typeof body.providedValue !== 'string') {
-    fail('a BadParameterException without a string providedValue');
-  }
-  const built: Record<string, string> = {
-    MissingParameterException: `Missing parameter: ${String(body.parameterName)}`,
-    BadParameterException: `Bad parameter: ${String(body.parameterName)} (${reason})`,
-    UnauthorizedOperationException: `Unauthorized operation: ${operation} (${reason})`,
-  };
-  if (type in built && message !== built[type]) {
-    fail(`message "${message}", where the contract builds "${built[type]}"`);
-  }
-  if (answer.status === 405 && !answer.headers.get('allow')) fail('a 405 without Allow');
-  if (answer.status === 429 && !answer.headers.get('retry-after')) {
-    fail('a 429 without Retry-After');
-  }
-}
-
 async function restCase(target: Target, operation: string, request: FuzzRequest): Promise<void> {
   const { answer, body, before } = await exchange(target, request);
   // The check startTestApp's get() makes on every REST answer a suite sees.
@@ -429,38 +313,6 @@ async function restCase(target: Target, operation: string, request: FuzzRequest)
   if (!isObject(body)) throw new FuzzFailure('a success that is not an object', request, answer);
   if (!WRITING.has(operation)) {
     await expectRowsUnchanged(target, request, answer, before, `${operation} only reads`);
-  }
-}
-
-/** contract.md §2 and §11: every entry of `errors` carries the REST exception's fields. */
-function checkGraphQLErrors(
-  field: string,
-  request: FuzzRequest & { keys: string[] },
-  answer: Answer,
-  errors: unknown,
-): void {
-  const fail = (problem: string): never => {
-    throw new FuzzFailure(problem, request, answer);
-  };
-  if (!Array.isArray(errors) || errors.length === 0) return fail('errors is not a non-empty list');
-  for (const error of errors as unknown[]) {
-    if (!isObject(error) || typeof error.message !== 'string') fail('an error without message');
-    const { extensions, path: errorPath } = error as { extensions?: unknown; path?: unknown };
-    if (!isObject(extensions)) return fail('an error without extensions');
-    for (const name of ['code', 'type', 'operation', 'reason']) {
-      if (typeof extensions[name] !== 'string') fail(`an error without extensions.${name}`);
-    }
-    if (!EXCEPTION_TYPES.includes(extensions.type as string)) {
-      fail(`unknown exception type ${String(extensions.type)}`);
-    }
-    const operation = extensions.operation as string;
-    if (Array.isArray(errorPath) && request.keys.includes(String(errorPath[0]))) {
-      if (operation !== field) {
-        fail(`a failure of ${field} reported as operation ${operation}`);
-      }
-    } else if (operation !== 'graphql' && operation !== field) {
-      fail(`a failure of the request reported as operation ${operation}`);
-    }
   }
 }
 

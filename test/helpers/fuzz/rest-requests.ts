@@ -1,0 +1,310 @@
+import fc from 'fast-check';
+import { anyJson, bodyArb, quizPayload, type FuzzBody } from './payloads';
+import { setIds, type FuzzCredentials, type FuzzPools, type WeightedCredentials } from './pools';
+import {
+  credentialsArb,
+  ORIGINS,
+  queryString,
+  specsByOwner,
+  type FuzzRequest,
+  type QueryPair,
+} from './requests';
+import {
+  AGGREGATION_FUNCTIONS,
+  booleanValues,
+  dateValues,
+  enumValues,
+  GROUP_BY,
+  hostileText,
+  idValues,
+  INCLUDE_QUIZZES,
+  integerValues,
+  listValues,
+  QUIZ_ATTRIBUTE_NAMES,
+  RESULT_TYPES,
+  searchValues,
+  SET_OPERATORS,
+  USER_ATTRIBUTE_NAMES,
+  type ParamValues,
+} from './values';
+
+/*
+ * REST requests: the parameters of each operation, put in a query string with odd company.
+ */
+
+/**
+ * A parameter given once (or absent, unless it is required); or, when not clean, absent, twice,
+ * blank, bare or under a near-miss name, with odd values.
+ */
+function parameterPairs(
+  name: string,
+  param: ParamValues,
+  clean: boolean,
+  required = false,
+): fc.Arbitrary<QueryPair[]> {
+  const absent = fc.constant<QueryPair[]>([]);
+  if (clean) {
+    const once = param.clean.map((v): QueryPair[] => [[name, v]]);
+    return required ? once : fc.oneof(absent, once);
+  }
+  const value = param.any;
+  return fc.oneof(
+    { weight: 4, arbitrary: absent },
+    { weight: 10, arbitrary: value.map((v): QueryPair[] => [[name, v]]) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(value, value).map(([a, b]): QueryPair[] => [
+        [name, a],
+        [name, b],
+      ]),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<QueryPair[]>([[name, '']], [[name, null]], [[name, '  ']]),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(name.toUpperCase(), `${name}[]`, `${name}[0]`, ` ${name}`, `${name}.x`),
+          value,
+        )
+        .map(([other, v]): QueryPair[] => [[other, v]]),
+    },
+  );
+}
+
+/** Query-string debris: separators, bare '=', bad percent escapes, unknown parameters. */
+const rawQueryNoise: fc.Arbitrary<string[]> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant<string[]>([]) },
+  {
+    weight: 1,
+    arbitrary: fc.array(
+      fc.constantFrom(
+        '',
+        '&',
+        '=',
+        '=x',
+        '%',
+        '%zz',
+        '%C0%AF',
+        '%ED%A0%80',
+        'a=b=c',
+        '+',
+        ';',
+        '#frag',
+        '?',
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+  },
+);
+
+const unknownPairs: fc.Arbitrary<QueryPair[]> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<QueryPair[]>([]) },
+  {
+    weight: 1,
+    arbitrary: fc.array(
+      fc.tuple(
+        fc.constantFrom(
+          'foo',
+          '__proto__',
+          'constructor',
+          'toString',
+          'prototype',
+          'x',
+          'callback',
+        ),
+        fc.oneof(hostileText, fc.constant(null)),
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+  },
+);
+
+/** A REST operation (src/api/rest/operations) and the values of each of its parameters. */
+interface RestOperationSpec {
+  name: string;
+  method: 'GET' | 'POST';
+  params: Record<string, ParamValues>;
+  /** Parameters a clean request always gives (contract.md §6). */
+  required?: readonly string[];
+}
+
+export function restOperationSpecs(pools: FuzzPools, owner?: string): RestOperationSpec[] {
+  const id = (pool: readonly string[]) => idValues(pool, pools.unknownId);
+  const quizId = id(pools.quizIds);
+  const userId = id(pools.userIds);
+  const sessionId = id(pools.sessionIds);
+  const get = (
+    name: string,
+    params: Record<string, ParamValues>,
+    required: readonly string[] = [],
+  ): RestOperationSpec => ({ name, method: 'GET', params, required });
+  return [
+    get('getQuiz', { quizId }, ['quizId']),
+    // The quiz itself travels in the body or the query string: see restRequest.
+    { name: 'addQuiz', method: 'POST', params: {} },
+    get('getQuizSet', {
+      keywords: searchValues,
+      quizId,
+      tag: searchValues,
+      author: userId,
+      player: userId,
+      sessionId,
+      creationDate: dateValues,
+      modificationDate: dateValues,
+      numberOfItemsPerPage: integerValues,
+    }),
+    get('getQuizAttribute', { quizId, attributeName: enumValues(QUIZ_ATTRIBUTE_NAMES) }, [
+      'quizId',
+      'attributeName',
+    ]),
+    get('getUser', { userId }, ['userId']),
+    get('getUserAttribute', { userId, attributeName: enumValues(USER_ATTRIBUTE_NAMES) }, [
+      'userId',
+      'attributeName',
+    ]),
+    get('getUserSet', {
+      userId,
+      userGroupSetId: id(setIds(pools, owner, 'userGroup')),
+      sessionId,
+      raisedHand: booleanValues,
+      quizId,
+      numberOfItemsPerPage: integerValues,
+    }),
+    get('getUserGroupSet', { search: searchValues, numberOfItemsPerPage: integerValues }),
+    get(
+      'getResults',
+      {
+        userSetId: id(setIds(pools, owner, 'user')),
+        quizSetId: id(setIds(pools, owner, 'quiz')),
+        resultTypes: listValues(enumValues(RESULT_TYPES)),
+        aggregationFunctions: listValues(enumValues(AGGREGATION_FUNCTIONS)),
+        groupBy: enumValues(GROUP_BY),
+        sessionIds: listValues(sessionId),
+        sessionId,
+        includeQuizzes: enumValues(INCLUDE_QUIZZES),
+        numberOfItemsPerPage: integerValues,
+      },
+      ['userSetId', 'quizSetId'],
+    ),
+    get(
+      'computeDataSet',
+      {
+        dataSetId1: id(setIds(pools, owner)),
+        dataSetId2: id(setIds(pools, owner)),
+        operator: enumValues(SET_OPERATORS),
+        numberOfItemsPerPage: integerValues,
+      },
+      ['dataSetId1', 'dataSetId2', 'operator'],
+    ),
+    get('getDataSetPage', { dataSetId: id(setIds(pools, owner)), pageIndex: integerValues }, [
+      'dataSetId',
+    ]),
+  ];
+}
+
+/** Where addQuiz's quiz travels: the contract's JSON body, the query string, both, or oddly. */
+type QuizPlacement = 'body' | 'query' | 'both' | 'bare' | 'stringified' | 'none';
+
+/**
+ * A request to a REST operation: method, parameters, credentials, body, headers. Half are clean
+ * (the operation's method, usual credentials, each parameter absent or given once with a value a
+ * client would send, the quiz as a JSON body): those reach the services, where the fuzzed values
+ * meet the data; the others are odd or hostile in every part.
+ */
+export function restRequest(
+  name: string,
+  pools: FuzzPools,
+  credentials: readonly WeightedCredentials[],
+): fc.Arbitrary<FuzzRequest> {
+  const specFor = specsByOwner((owner) => restOperationSpecs(pools, owner), name);
+  return fc
+    .boolean()
+    .chain((clean) =>
+      credentialsArb(credentials, clean).chain((choice) =>
+        restRequestOf(specFor(clean ? choice.owner : undefined), choice.credentials, clean),
+      ),
+    );
+}
+
+function restRequestOf(
+  spec: RestOperationSpec,
+  credentials: FuzzCredentials,
+  clean: boolean,
+): fc.Arbitrary<FuzzRequest> {
+  const names = Object.keys(spec.params);
+  const isAddQuiz = spec.name === 'addQuiz';
+  const paramValues = fc.dictionary(
+    fc.constantFrom(...names, 'quiz', 'apiKey', 'x'),
+    fc.oneof(anyJson, ...names.map((name) => spec.params[name].any)),
+    { maxKeys: 4, noNullPrototype: true },
+  );
+  const sometimes = <T>(usual: T, odd: fc.Arbitrary<T>, weight = 1): fc.Arbitrary<T> =>
+    clean
+      ? fc.constant(usual)
+      : fc.oneof({ weight: 8, arbitrary: fc.constant(usual) }, { weight, arbitrary: odd });
+  const none = <T>(odd: fc.Arbitrary<T>, freq: number) =>
+    clean ? fc.constant(undefined) : fc.option(odd, { freq, nil: undefined });
+  return fc
+    .record({
+      method: sometimes<string>(spec.method, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE')),
+      credentialsFirst: fc.boolean(),
+      params: fc.tuple(
+        ...names.map((name) =>
+          parameterPairs(name, spec.params[name], clean, spec.required?.includes(name)),
+        ),
+      ),
+      unknown: clean ? fc.constant<QueryPair[]>([]) : unknownPairs,
+      noise: clean ? fc.constant<string[]>([]) : rawQueryNoise,
+      quiz: quizPayload,
+      placement: sometimes<QuizPlacement>(
+        'body',
+        fc.constantFrom<QuizPlacement>('query', 'both', 'bare', 'stringified', 'none'),
+        4,
+      ),
+      extraBodyFields: none(paramValues, 4),
+      // Bodies of the other operations (and the other methods): anything.
+      body: none(bodyArb(fc.oneof(anyJson, paramValues)), 2),
+      quizBody: clean
+        ? fc.constant<FuzzBody>({ contentType: 'application/json', text: '' })
+        : bodyArb(fc.constant(null), 12),
+      origin: none(fc.constantFrom(...ORIGINS), 8),
+    })
+    .map((r) => {
+      const pairs: QueryPair[] = r.params.flat();
+      pairs.push(...r.unknown);
+      let body: FuzzBody | undefined = r.body;
+      if (isAddQuiz) {
+        const quizText = JSON.stringify(r.quiz) ?? '';
+        if (r.placement === 'query' || r.placement === 'both') pairs.push(['quiz', quizText]);
+        const fields: Record<string, unknown> = { ...r.extraBodyFields };
+        if (r.placement === 'body' || r.placement === 'both') fields.quiz = r.quiz;
+        if (r.placement === 'stringified') fields.quiz = quizText;
+        const value = r.placement === 'bare' ? r.quiz : fields;
+        if (r.placement !== 'query' || r.extraBodyFields) {
+          body = { ...r.quizBody, text: JSON.stringify(value) ?? '' };
+        }
+      }
+      const credentialPairs: QueryPair[] = credentials.pairs;
+      const all = r.credentialsFirst
+        ? [...credentialPairs, ...pairs]
+        : [...pairs, ...credentialPairs];
+      const search = queryString(all, r.noise);
+      const headers: Record<string, string> = {};
+      if (r.origin) headers.origin = r.origin;
+      const request: FuzzRequest = {
+        method: r.method,
+        path: `/${spec.name}${search ? `?${search}` : ''}`,
+        headers,
+      };
+      // fetch sends no body with GET.
+      if (body && r.method !== 'GET') {
+        if (body.contentType) headers['content-type'] = body.contentType;
+        if (body.contentEncoding) headers['content-encoding'] = body.contentEncoding;
+        request.body = body.text;
+      }
+      return request;
+    });
+}

@@ -14,12 +14,6 @@ export const bool = (options: ColumnOptions = {}): ColumnOptions => ({
   ...options,
 });
 
-/** Foreign-key columns are plain ints; relations are declared where the ORM uses them. */
-export const idColumn = (options: ColumnOptions = {}): ColumnOptions => ({
-  type: 'int',
-  ...options,
-});
-
 /**
  * An expiry `seconds` from now, in the whole seconds the datetime columns keep. Rounded down, so
  * what is stored never outlives the configured lifetime (MySQL would round a fraction up).

@@ -107,12 +107,6 @@ const DOCUMENT: ImportDocument = {
   ],
 };
 
-const OPENAPI = JSON.parse(fs.readFileSync(path.join(ROOT, 'schema/openapi.json'), 'utf8')) as {
-  paths: Record<string, unknown>;
-};
-/** The demo shows results where the service computes them, and says so where it does not. */
-const HAS_GET_RESULTS = '/getResults' in OPENAPI.paths;
-
 /** Problems the page reports: uncaught exceptions and console errors (CSP refusals among them). */
 function watchPage(page: Page): string[] {
   const problems: string[] = [];
@@ -311,31 +305,24 @@ describe('the JavaScript client in a real browser: the demo page', () => {
 
       await page.fill('#session-id', ids.sessions.R);
       await page.click('#results-form button[type="submit"]');
-      if (HAS_GET_RESULTS) {
-        await page.waitForSelector('#results:not([hidden])');
-        const rows = await page.$$eval('#result-rows tr', (trs) =>
-          trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)),
-        );
-        expect(rows).toEqual([
-          ['Ana Pupil', '1.5', '100'],
-          ['Ben Pupil', '1', '75'],
-          ['Cleo Pupil', '0.5', '50'],
-          ['Dan Pupil', '—', '—'],
-        ]);
-        expect(await page.textContent('#results-message')).toBe(
-          `Session ${ids.sessions.R}: 3 of 4 attendees answered.`,
-        );
-        // One bar per attendee who answered, as wide as their percentage.
-        const bars = await page.$$eval('#results-chart svg rect.bar', (rects) =>
-          rects.map((rect) => Number(rect.getAttribute('width'))),
-        );
-        expect(bars).toEqual([400, 300, 200]);
-      } else {
-        await page.waitForFunction(() =>
-          document.querySelector('#results-message')?.textContent?.includes('no getResults'),
-        );
-        expect(await page.isHidden('#results')).toBe(true);
-      }
+      await page.waitForSelector('#results:not([hidden])');
+      const rows = await page.$$eval('#result-rows tr', (trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)),
+      );
+      expect(rows).toEqual([
+        ['Ana Pupil', '1.5', '100'],
+        ['Ben Pupil', '1', '75'],
+        ['Cleo Pupil', '0.5', '50'],
+        ['Dan Pupil', '—', '—'],
+      ]);
+      expect(await page.textContent('#results-message')).toBe(
+        `Session ${ids.sessions.R}: 3 of 4 attendees answered.`,
+      );
+      // One bar per attendee who answered, as wide as their percentage.
+      const bars = await page.$$eval('#results-chart svg rect.bar', (rects) =>
+        rects.map((rect) => Number(rect.getAttribute('width'))),
+      );
+      expect(bars).toEqual([400, 300, 200]);
       await page.screenshot({ path: testOutputPath('demo-page.png'), fullPage: true });
 
       await page.click('#login-button');

@@ -127,11 +127,13 @@ describe('GraphQL endpoint', () => {
       'FreeAnswerTextQuestion',
       'FreeAnswerNumberQuestion',
     ]);
-    for (const question of questions) {
-      for (const field of ['oneGood', 'severalGood', 'boolGood', 'textGood', 'numberGood']) {
-        if (field in question) expect(question[field]).toBeNull();
-      }
-    }
+    // Each type selects its goodAnswer under its own alias: one per question, null here.
+    const goodFields = ['oneGood', 'severalGood', 'boolGood', 'textGood', 'numberGood'];
+    expect(
+      questions.map((question) =>
+        goodFields.filter((field) => field in question).map((field) => [field, question[field]]),
+      ),
+    ).toEqual(goodFields.map((field) => [[field, null]]));
     expect(questions[3]).toMatchObject({
       tolerance: 20,
       caseSensitive: false,

@@ -88,10 +88,12 @@ describe('API key host binding (contract.md §3)', () => {
     expect(redirectUrlMatchesKey('school.example', 'https://school.example/cb?x=1#top')?.href).toBe(
       'https://school.example/cb?x=1#top',
     );
-    expect(
-      redirectUrlMatchesKey('school.example', 'http://sub.school.example:8080/'),
-    ).toBeDefined();
-    expect(redirectUrlMatchesKey('localhost', 'http://127.0.0.1:5173/app')).toBeDefined();
+    expect(redirectUrlMatchesKey('school.example', 'http://sub.school.example:8080/')?.href).toBe(
+      'http://sub.school.example:8080/',
+    );
+    expect(redirectUrlMatchesKey('localhost', 'http://127.0.0.1:5173/app')?.href).toBe(
+      'http://127.0.0.1:5173/app',
+    );
     expect(redirectUrlMatchesKey('localhost', 'http://localhost@evil.test/')).toBeUndefined();
     expect(redirectUrlMatchesKey('localhost', 'http://evil.test\\@localhost/')).toBeUndefined();
   });

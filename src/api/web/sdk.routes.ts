@@ -6,7 +6,6 @@ import { DEMO_PAGE_CSS, DEMO_PAGE_HTML } from './demo/demo-page.view';
 
 export const SDK_SCRIPT_PATH = '/sdk/quiz-api-client.js';
 export const SDK_MODULE_PATH = '/sdk/quiz-api-client.mjs';
-export const DEMO_PAGE_PATH = '/demo/';
 
 /** The folder holding package.json, from src/api/web (ts-node, jest) or dist/src/api/web alike. */
 function packageRoot(start: string): string {

@@ -461,34 +461,3 @@ export function asImportSource(input: unknown): ImportSource {
   }
   return input as ImportSource;
 }
-
-export interface ValidationSummary {
-  users: number;
-  quizzes: number;
-  questions: number;
-  groups: number;
-  sessions: number;
-  answers: number;
-  flags: number;
-}
-
-/** Validates a whole document without a database (a dry run); throws the first ImportError. */
-export function validateDocument(input: unknown): ValidationSummary {
-  const source = asImportSource(input);
-  const validator = new ImportValidator();
-  const count = (
-    records: Iterable<unknown> | undefined,
-    check: (record: unknown, index: number) => unknown,
-  ) => {
-    let index = 0;
-    for (const record of records ?? []) check(record, index++);
-    return index;
-  };
-  const users = count(source.users, (r, i) => validator.user(r, i));
-  const quizzes = count(source.quizzes, (r, i) => validator.quiz(r, i));
-  const groups = count(source.groups, (r, i) => validator.group(r, i));
-  const sessions = count(source.sessions, (r, i) => validator.session(r, i));
-  const answers = count(source.answers, (r, i) => validator.answer(r, i));
-  const flags = count(source.flags, (r, i) => validator.flag(r, i));
-  return { users, quizzes, questions: validator.questions, groups, sessions, answers, flags };
-}

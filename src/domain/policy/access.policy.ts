@@ -147,16 +147,6 @@ export function quizCreationDecision(
   return 'allowed';
 }
 
-/** Groups: a requester sees the groups they own or belong to. */
-export function groupReadDecision(
-  requester: PolicyRequester,
-  group: { ownerId: number; requesterIsMember: boolean },
-): Decision {
-  if (requester.kind === 'operator') return 'allowed';
-  if (requester.kind === 'anonymous') return 'needsToken';
-  return group.ownerId === requester.userId || group.requesterIsMember ? 'allowed' : 'denied';
-}
-
 /** API keys are managed by their owner (or an operator). */
 export function apiKeyManageDecision(requester: PolicyRequester, ownerId: number | null): Decision {
   if (requester.kind === 'operator') return 'allowed';

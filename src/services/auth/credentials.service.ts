@@ -1,5 +1,5 @@
 import type { AppDeps, Requester } from '../../app/request-context';
-import { ApiKey } from '../../db/entities';
+import type { ApiKey } from '../../db/entities';
 import { Errors } from '../../errors';
 import { hashSecret } from '../../security/secrets';
 import { tokenFromParameter } from './access-token.service';
@@ -9,11 +9,6 @@ export interface PresentedCredentials extends RequestOrigin {
   operation: string;
   apiKey?: string;
   accessToken?: string;
-}
-
-/** The stored key a presented secret names, if any. */
-function findApiKey(deps: AppDeps, secret: string): Promise<ApiKey | null> {
-  return deps.dataSource.getRepository(ApiKey).findOneBy({ keyHash: hashSecret(secret) });
 }
 
 /** What acceptApiKey reads of a stored key. */
@@ -31,15 +26,6 @@ function acceptApiKey<K extends StoredKey>(apiKey: K | null, credentials: Presen
     );
   }
   return apiKey;
-}
-
-/** An API key that exists, is not revoked and was sent from its host; else the contract's error. */
-export async function checkApiKey(
-  deps: AppDeps,
-  credentials: PresentedCredentials,
-): Promise<ApiKey> {
-  if (!credentials.apiKey) throw Errors.missingParameter(credentials.operation, 'apiKey');
-  return acceptApiKey(await findApiKey(deps, credentials.apiKey), credentials);
 }
 
 /** A token as authenticateRequest reads it; expiresAt in milliseconds since the epoch. */

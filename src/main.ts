@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { openDatabase } from './db/data-source';
 import { createLogger } from './observability/logger';
 import { startServer } from './app/server';
-import { createAppDeps } from './app/request-context';
+import { createAppDeps } from './context/request-context';
 import { prepareEmbeddedDemo } from './data/demo/demo-setup';
 
 async function main(): Promise<void> {

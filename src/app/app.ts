@@ -13,7 +13,7 @@ import { webRoutes } from '../api/web/web.routes';
 import { apiCors } from '../api/cors.middleware';
 import { sdkRoutes } from '../api/web/sdk.routes';
 import { graphQLEndpoint, graphQLPath } from '../api/graphql/graphql.routes';
-import { requestIdFrom, type AppDeps } from './request-context';
+import { requestIdFrom, type AppDeps } from '../context/request-context';
 import { QUEUED_REQUESTS_PER_CONNECTION } from '../db/data-source';
 
 /**

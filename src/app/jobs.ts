@@ -1,4 +1,4 @@
-import type { AppDeps } from './request-context';
+import type { AppDeps } from '../context/request-context';
 
 export interface Job {
   name: string;

@@ -3,7 +3,7 @@ import { LoginFailure, RateLimitCounter, WebSession } from '../db/entities';
 import { purgeExpiredTokens } from '../services/auth/access-token.service';
 import { purgeExpiredDataSets } from '../services/data-sets/data-set.service';
 import type { Job } from './jobs';
-import type { AppDeps } from './request-context';
+import type { AppDeps } from '../context/request-context';
 
 /** How long an expired set stays before the purge reclaims it. */
 const DATA_SET_PURGE_GRACE_MS = 60_000;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { graphQLPath } from '../api/graphql/graphql.routes';
 import { clientErrorHandler } from '../api/http/client-error.handler';
 import { wireOfPaths } from '../api/http/wire';
-import type { AppDeps } from './request-context';
+import type { AppDeps } from '../context/request-context';
 import { createApp, type AppOptions } from './app';
 import { startJobs } from './jobs';
 import { maintenanceJobs } from './maintenance.jobs';

@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig, type Config } from '../config/config';
 import { openDatabase } from '../db/data-source';
-import { createAppDeps, operatorContext, type AppDeps } from '../app/request-context';
+import { createAppDeps, operatorContext, type AppDeps } from '../context/request-context';
 import { ServiceApiError } from '../errors';
 import { ImportError } from '../data/import/import-validator';
 import { loadData } from '../data/import/bulk-loader';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import express from 'express';
 import mysql from 'mysql2/promise';
-import { createAppDeps } from '../../src/app/request-context';
+import { createAppDeps } from '../../src/context/request-context';
 import { startServer } from '../../src/app/server';
 import { loadConfig } from '../../src/config/config';
 import { generateData } from '../../src/data/generate/synthetic-data';
@@ -21,7 +21,7 @@ import { loadData } from '../../src/data/import/bulk-loader';
 import { openDatabase } from '../../src/db/data-source';
 import { createLogger } from '../../src/observability/logger';
 import { createApiKey } from '../../src/services/api-keys/api-key.service';
-import { operatorContext } from '../../src/app/request-context';
+import { operatorContext } from '../../src/context/request-context';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'mariadb://root@127.0.0.1:3306';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

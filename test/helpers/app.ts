@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../../src/config/config';
 import { startServer, type RunningServer } from '../../src/app/server';
-import { createAppDeps } from '../../src/app/request-context';
+import { createAppDeps } from '../../src/context/request-context';
 import type { AppOptions } from '../../src/app/app';
 import { createLogger } from '../../src/observability/logger';
 import { assertMatchesOpenApi, documentedOperation } from './openapi-validator';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { createAppDeps, operatorContext } from '../../src/app/request-context';
+import { createAppDeps, operatorContext } from '../../src/context/request-context';
 import { loadConfig } from '../../src/config/config';
 import { createApiKey } from '../../src/services/api-keys/api-key.service';
 import { issueAccessToken } from '../../src/services/auth/access-token.service';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { createAppDeps, createRequestContext } from '../../src/app/request-context';
+import { createAppDeps, createRequestContext } from '../../src/context/request-context';
 import { loadConfig } from '../../src/config/config';
 import {
   createDataSet,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { buildSchema } from 'graphql';
 import { REST_OPERATIONS } from '../../src/api/rest/operations';
-import { createAppDeps, operatorContext } from '../../src/app/request-context';
+import { createAppDeps, operatorContext } from '../../src/context/request-context';
 import { loadConfig } from '../../src/config/config';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { ImportDocument } from '../../src/data/import/import-document';

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { createAppDeps, operatorContext } from '../../src/app/request-context';
+import { createAppDeps, operatorContext } from '../../src/context/request-context';
 import { loadConfig } from '../../src/config/config';
 import { AccessToken, LoginFailure } from '../../src/db/entities';
 import { createLogger } from '../../src/observability/logger';

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { ImportDocument } from '../../src/data/import/import-document';
 import { revokeApiKey } from '../../src/services/api-keys/api-key.service';
-import { createAppDeps, operatorContext } from '../../src/app/request-context';
+import { createAppDeps, operatorContext } from '../../src/context/request-context';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/observability/logger';
 import { startTestApp, type TestApp } from '../helpers/app';

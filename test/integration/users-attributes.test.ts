@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
-import { createAppDeps, createRequestContext } from '../../src/app/request-context';
+import { createAppDeps, createRequestContext } from '../../src/context/request-context';
 import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/observability/logger';
 import { QUIZ_FIELDS, QUIZ_PUBLIC_FIELDS } from '../../src/services/attributes/item-attribute';

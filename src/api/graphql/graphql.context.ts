@@ -1,5 +1,9 @@
 import type { Request } from 'express';
-import { createRequestContext, type AppDeps, type RequestContext } from '../../app/request-context';
+import {
+  createRequestContext,
+  type AppDeps,
+  type RequestContext,
+} from '../../context/request-context';
 import { toServiceApiError } from '../../errors';
 import { authenticateRequest } from '../../services/auth/credentials.service';
 import { graphQLErrorOf } from './graphql.errors';

@@ -6,7 +6,7 @@ import {
   ApolloServerPluginLandingPageProductionDefault,
 } from '@apollo/server/plugin/landingPage/default';
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import type { AppDeps } from '../../app/request-context';
+import type { AppDeps } from '../../context/request-context';
 import { Errors } from '../../errors';
 import { buildGraphQLContext, type GraphQLContext } from './graphql.context';
 import { formatGraphQLError, unavailableStatusPlugin } from './graphql.errors';

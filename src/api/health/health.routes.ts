@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AppDeps } from '../../app/request-context';
+import type { AppDeps } from '../../context/request-context';
 
 const PROBE_TIMEOUT_MS = 2000;
 

@@ -1,4 +1,4 @@
-import type { RateLimitState } from '../../services/limits/api-key-rate-limits';
+import type { RateLimitState } from '../../context/api-key-rate-limits';
 
 /**
  * The budget left to the client, as the IETF RateLimit header fields draft names them: the

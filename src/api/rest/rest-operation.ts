@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 
 export type HttpMethod = 'GET' | 'POST';
 

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { createRequestContext, type AppDeps } from '../../app/request-context';
+import { createRequestContext, type AppDeps } from '../../context/request-context';
 import { Errors } from '../../errors';
 import { authenticateRequest } from '../../services/auth/credentials.service';
 import { chargeRequest } from '../../services/limits/rate-limit.service';

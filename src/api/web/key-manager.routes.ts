@@ -1,5 +1,9 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { createRequestContext, type AppDeps, type RequestContext } from '../../app/request-context';
+import {
+  createRequestContext,
+  type AppDeps,
+  type RequestContext,
+} from '../../context/request-context';
 import { User, type WebSession } from '../../db/entities';
 import { ServiceApiError } from '../../errors';
 import {

@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { createRequestContext, type AppDeps } from '../../app/request-context';
+import { createRequestContext, type AppDeps } from '../../context/request-context';
 import { ServiceApiError } from '../../errors';
 import { issueAccessToken } from '../../services/auth/access-token.service';
 import {

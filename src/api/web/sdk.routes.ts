@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { AppDeps } from '../../app/request-context';
+import type { AppDeps } from '../../context/request-context';
 import { DEMO_PAGE_CSS, DEMO_PAGE_HTML } from './demo/demo-page.view';
 
 export const SDK_SCRIPT_PATH = '/sdk/quiz-api-client.js';

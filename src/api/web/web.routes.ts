@@ -1,5 +1,5 @@
 import express, { Router, type ErrorRequestHandler } from 'express';
-import type { AppDeps } from '../../app/request-context';
+import type { AppDeps } from '../../context/request-context';
 import { toServiceApiError } from '../../errors';
 import { sendPage } from './html';
 import { keyManagerRoutes } from './key-manager.routes';

@@ -1,5 +1,5 @@
 import { IsNull } from 'typeorm';
-import { operatorContext, type AppDeps } from '../../app/request-context';
+import { operatorContext, type AppDeps } from '../../context/request-context';
 import { ApiKey, User } from '../../db/entities';
 import { createApiKey, revokeApiKey } from '../../services/api-keys/api-key.service';
 import { loadData } from '../import/bulk-loader';

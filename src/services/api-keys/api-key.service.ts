@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { ApiKey, User } from '../../db/entities';
 import { apiKeyManageDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';

@@ -1,6 +1,6 @@
 import { expiryIn } from '../../db/column-types';
 import { LessThan } from 'typeorm';
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { AccessToken } from '../../db/entities';
 import { hashSecret, newSecret } from '../../security/secrets';
 

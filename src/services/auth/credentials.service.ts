@@ -1,4 +1,4 @@
-import type { AppDeps, Requester } from '../../app/request-context';
+import type { AppDeps, Requester } from '../../context/request-context';
 import type { ApiKey } from '../../db/entities';
 import { Errors } from '../../errors';
 import { hashSecret } from '../../security/secrets';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MoreThan, Not, type FindOptionsWhere } from 'typeorm';
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { ApiKey, LoginFailure, User } from '../../db/entities';
 import { Errors } from '../../errors';
 import { hashPassword, verifyPassword } from '../../security/password';

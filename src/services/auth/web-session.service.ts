@@ -1,5 +1,5 @@
 import { expiryIn } from '../../db/column-types';
-import type { AppDeps } from '../../app/request-context';
+import type { AppDeps } from '../../context/request-context';
 import { WebSession } from '../../db/entities';
 import { hashSecret, newSecret } from '../../security/secrets';
 

@@ -1,6 +1,6 @@
 import { expiryIn } from '../../db/column-types';
 import { In, type DataSource } from 'typeorm';
-import type { AppDeps, RequestContext } from '../../app/request-context';
+import type { AppDeps, RequestContext } from '../../context/request-context';
 import { DataSet, type DataSetItemType } from '../../db/entities/data-set.entity';
 import { dataSetOwner, dataSetReadDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { readableQuizzes } from '../quizzes/quiz.service';
 import { quizView, type QuizView } from '../quizzes/quiz.views';
 import { userView, type UserView } from '../users/user.views';

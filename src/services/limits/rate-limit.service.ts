@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { Errors } from '../../errors';
-import type { RateLimitState } from './api-key-rate-limits';
+import type { RateLimitState } from '../../context/api-key-rate-limits';
 
 /**
  * Charges a request's points to the API key it came with; the operator (command line) is not

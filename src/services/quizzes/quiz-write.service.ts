@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { Question, Quiz, QuizTag, User, UserQuizFlag } from '../../db/entities';
 import { quizCreationDecision } from '../../domain/policy/access.policy';
 import { validateQuizContent } from '../../domain/quizzes/quiz-content.validator';

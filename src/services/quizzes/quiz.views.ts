@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import type { Question, Quiz } from '../../db/entities';
 import type { MediaType } from '../../db/entities/question.entity';
 import type { QuestionType } from '../../domain/questions/question-types';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import {
   detailedAttemptScope,
   resultsDecision,

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { parsePageSize, parseIdParam, isGiven } from '../data-sets/data-set.params';
 import type { DataSetPage } from '../data-sets/data-set.service';
 import { getQuizSet } from '../data-sets/quiz-set.service';

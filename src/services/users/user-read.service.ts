@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import type { User } from '../../db/entities';
 import { operationDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';

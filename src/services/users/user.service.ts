@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { User } from '../../db/entities';
 import { Errors } from '../../errors';
 import { hashPassword } from '../../security/password';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../app/request-context';
+import type { RequestContext } from '../../context/request-context';
 import { seesUserDetails } from '../../domain/policy/access.policy';
 
 /** A user as a requester may see them: the id always, the rest only where the policy allows. */

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../../app/request-context';
+import type { RequestContext } from '../../../context/request-context';
 import { dataSetPageView } from '../../../services/data-sets/data-set.views';
 import { getResults, type RawResultsParams } from '../../../services/results/results.service';
 import { optionalString } from '../params';

@@ -4,9 +4,9 @@ import type { Config } from '../config/config';
 import type { PolicyRequester } from '../domain/policy/access.policy';
 import { createRateLimitStore } from '../db/rate-limit.store';
 import type { Logger } from '../observability/logger';
-import { KeyUsageRecorder } from '../services/auth/key-usage.recorder';
-import { ApiKeyRateLimits } from '../services/limits/api-key-rate-limits';
-import { createLoaders, type Loaders } from '../services/loaders/loaders';
+import { KeyUsageRecorder } from './key-usage.recorder';
+import { ApiKeyRateLimits } from './api-key-rate-limits';
+import { createLoaders, type Loaders } from './loaders';
 
 /** Who is asking. An operator is the command line: trusted, outside the API's permission policy. */
 export type Requester = PolicyRequester;

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ApiKey } from '../../db/entities';
+import { ApiKey } from '../db/entities';
 
 /**
  * Remembers when each API key was last used and writes it in batches, so that a request costs

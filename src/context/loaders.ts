@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { In, type DataSource } from 'typeorm';
-import { Question, Quiz, QuizTag, Session, User, UserQuizFlag } from '../../db/entities';
-import type { PolicyRequester, UserFacts } from '../../domain/policy/access.policy';
+import { Question, Quiz, QuizTag, Session, User, UserQuizFlag } from '../db/entities';
+import type { PolicyRequester, UserFacts } from '../domain/policy/access.policy';
 
 /**
  * Per-request batch loaders: every read of a quiz, its questions, its tags or a user during one

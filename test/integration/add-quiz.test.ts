@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { TEACHER_AND_PUPIL } from '../helpers/fixtures';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
@@ -261,18 +262,7 @@ describe('addQuiz', () => {
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDatabase('addquiz'));
-    const ids = await loadData(dataSource, {
-      users: [
-        {
-          ref: 't',
-          email: 't@school.example',
-          firstName: 'Tess',
-          lastName: 'Teacher',
-          canCreatePrivateQuizzes: true,
-        },
-        { ref: 's', email: 's@school.example', firstName: 'Sam', lastName: 'Student' },
-      ],
-    });
+    const ids = await loadData(dataSource, TEACHER_AND_PUPIL);
     const key = await createTestApiKey(dataSource, 'localhost');
     credentials = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.t), key.id)}`;
     noRightCredentials = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.s), key.id)}`;

@@ -2,6 +2,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { TEACHER_AND_PUPIL } from '../helpers/fixtures';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 import { requestFromAnotherProcess } from '../helpers/external-client';
@@ -57,18 +58,7 @@ describe('hostile requests', () => {
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDatabase('hostile'));
-    const ids = await loadData(dataSource, {
-      users: [
-        {
-          ref: 't',
-          email: 't@school.example',
-          firstName: 'Tess',
-          lastName: 'Teacher',
-          canCreatePrivateQuizzes: true,
-        },
-        { ref: 's', email: 's@school.example', firstName: 'Sam', lastName: 'Student' },
-      ],
-    });
+    const ids = await loadData(dataSource, TEACHER_AND_PUPIL);
     const key = await createTestApiKey(dataSource, 'localhost');
     teacher = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.t), key.id)}`;
     pupil = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.s), key.id)}`;

@@ -1,4 +1,5 @@
 import { loadData } from '../../src/data/import/bulk-loader';
+import { ONE_PUBLIC_QUIZ } from '../helpers/fixtures';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
@@ -36,19 +37,7 @@ describe('rate limits per API key', () => {
       Number(
         ((await dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`)) as { n: unknown }[])[0].n,
       );
-    const ids = await loadData(dataSource, {
-      users: [{ ref: 't', email: 't@school.example', firstName: 'Tess', lastName: 'Teacher' }],
-      quizzes: [
-        {
-          ref: 'q',
-          author: 't',
-          title: 'Fractions',
-          visibility: 'public',
-          survey: false,
-          tags: ['a', 'b'],
-        },
-      ],
-    });
+    const ids = await loadData(dataSource, ONE_PUBLIC_QUIZ);
     quizId = String(ids.quizzes.q);
     userId = String(ids.users.t);
     const shared = await createTestApiKey(dataSource, 'localhost');

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import { openDatabase } from '../../src/db/data-source';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { ONE_PUBLIC_QUIZ } from '../helpers/fixtures';
 import { createTestApiKey } from '../helpers/credentials';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
@@ -54,19 +55,7 @@ describe('an unavailable database', () => {
   beforeAll(async () => {
     db = await createTestDatabase('unavailable');
     const dataSource = await openDatabase(db.config);
-    const ids = await loadData(dataSource, {
-      users: [{ ref: 't', email: 't@school.example', firstName: 'Tess', lastName: 'Teacher' }],
-      quizzes: [
-        {
-          ref: 'q',
-          author: 't',
-          title: 'Fractions',
-          visibility: 'public',
-          survey: false,
-          tags: ['a', 'b'],
-        },
-      ],
-    });
+    const ids = await loadData(dataSource, ONE_PUBLIC_QUIZ);
     quizId = String(ids.quizzes.q);
     apiKey = (await createTestApiKey(dataSource, 'localhost')).secret;
     await dataSource.destroy();

@@ -11,7 +11,7 @@ const DATA_SET_PURGE_GRACE_MS = 60_000;
 const flushKeyUsage: Job = {
   name: 'flush-key-usage',
   everySeconds: 30,
-  run: (deps) => deps.keyUsage.flush(deps.dataSource),
+  run: (deps) => deps.keyUsage.flush(deps.db.write),
 };
 
 /** The jobs every instance runs, and the ones run once more at shutdown. */
@@ -34,7 +34,7 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
         name: 'purge-expired-web-sessions',
         everySeconds: every,
         run: async (d) =>
-          (await d.dataSource.getRepository(WebSession).delete({ expiresAt: LessThan(new Date()) }))
+          (await d.db.write.getRepository(WebSession).delete({ expiresAt: LessThan(new Date()) }))
             .affected ?? 0,
       },
       {
@@ -43,7 +43,7 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
         run: async (d) => {
           const before = new Date(Date.now() - d.config.login.failureWindowSeconds * 1000);
           return (
-            (await d.dataSource.getRepository(LoginFailure).delete({ failedAt: LessThan(before) }))
+            (await d.db.write.getRepository(LoginFailure).delete({ failedAt: LessThan(before) }))
               .affected ?? 0
           );
         },
@@ -54,7 +54,7 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
         everySeconds: every,
         run: async (d) =>
           (
-            await d.dataSource
+            await d.db.write
               .getRepository(RateLimitCounter)
               .delete({ expire: LessThan(String(Date.now())) })
           ).affected ?? 0,

@@ -17,7 +17,7 @@ export interface RunningServer {
 
 /** Starts listening; the returned close() is the graceful shutdown SIGTERM runs. */
 export async function startServer(deps: AppDeps, options: AppOptions = {}): Promise<RunningServer> {
-  const { config, logger, dataSource } = deps;
+  const { config, logger, db } = deps;
   const { app, stop: stopApp } = await createApp(deps, options);
   const { periodic, final } = maintenanceJobs(deps);
   const jobs = startJobs(deps, periodic, final);
@@ -59,7 +59,7 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
       clearInterval(reaper);
       await jobs.stop();
       await stopApp();
-      if (dataSource.isInitialized) await dataSource.destroy();
+      await db.close();
       logger.info('shutdown complete');
     })();
     return closing;

@@ -221,8 +221,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       } catch (error) {
         throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
       }
-      const { dataSource: ds } = await deps();
-      const ids = await loadData(ds, document as Parameters<typeof loadData>[1], {
+      const { db } = await deps();
+      const ids = await loadData(db.write, document as Parameters<typeof loadData>[1], {
         onProgress: progressReporter(io.stderr),
       });
       if (options.printIds) print(JSON.stringify(ids, null, 2));
@@ -267,7 +267,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         seed: number;
         teacherPassword?: string;
       }) => {
-        const { dataSource: ds } = await deps();
+        const { db } = await deps();
         const started = Date.now();
         const { source, expected } = generateData({
           users: options.users,
@@ -280,7 +280,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ? await hashPassword(options.teacherPassword)
             : null,
         });
-        await loadData(ds, source, { onProgress: progressReporter(io.stderr) });
+        await loadData(db.write, source, { onProgress: progressReporter(io.stderr) });
         const seconds = (Date.now() - started) / 1000;
         print(
           `Generated ${expected.users} users, ${expected.quizzes} quizzes, ${expected.questions} questions, ` +

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
-import { In, type DataSource } from 'typeorm';
+import type { Database } from '../db/database';
+import { In } from 'typeorm';
 import { Question, Quiz, QuizTag, Session, User, UserQuizFlag } from '../db/entities';
 import type { PolicyRequester, UserFacts } from '../domain/policy/access.policy';
 
@@ -44,11 +45,9 @@ function idSet(rows: { id: number | string }[]): Set<number> {
   return new Set(rows.map((row) => Number(row.id)));
 }
 
-function placeholders(count: number): string {
-  return new Array(count).fill('?').join(', ');
-}
-
-export function createLoaders(dataSource: DataSource, requester: PolicyRequester): Loaders {
+export function createLoaders(db: Database, requester: PolicyRequester): Loaders {
+  const dataSource = db.read;
+  const { placeholders } = db.dialect;
   const userId = requester.kind === 'user' ? requester.userId : undefined;
 
   const userById = new DataLoader<number, User | null>(async (ids) =>

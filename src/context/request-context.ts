@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { databaseOf, type Database } from '../db/database';
 import type { Config } from '../config/config';
 import type { PolicyRequester } from '../domain/policy/access.policy';
 import { createRateLimitStore } from '../db/rate-limit.store';
@@ -14,7 +15,8 @@ export type Requester = PolicyRequester;
 /** What every request shares, whichever transport it came by; services take it first. */
 export interface AppDeps {
   config: Config;
-  dataSource: DataSource;
+  /** The database port: dialect, read and write handles. */
+  db: Database;
   logger: Logger;
   /** Last use of API keys, written in batches by the jobs. */
   keyUsage: KeyUsageRecorder;
@@ -23,13 +25,14 @@ export interface AppDeps {
 }
 
 export function createAppDeps(config: Config, dataSource: DataSource, logger: Logger): AppDeps {
+  const db = databaseOf(dataSource);
   const { points, windowSeconds } = config.rateLimit;
   const rateLimits = new ApiKeyRateLimits(
-    () => createRateLimitStore(dataSource, { points, durationSeconds: windowSeconds }),
+    () => createRateLimitStore(db, { points, durationSeconds: windowSeconds }),
     points,
     windowSeconds,
   );
-  return { config, dataSource, logger, keyUsage: new KeyUsageRecorder(), rateLimits };
+  return { config, db, logger, keyUsage: new KeyUsageRecorder(), rateLimits };
 }
 
 export interface RequestContext extends AppDeps {
@@ -57,7 +60,7 @@ export function createRequestContext(
     requestId: fields.requestId ?? randomUUID(),
     operation: fields.operation,
     requester: fields.requester,
-    loaders: createLoaders(deps.dataSource, fields.requester),
+    loaders: createLoaders(deps.db, fields.requester),
     logger: deps.logger.child({ requestId: fields.requestId, operation: fields.operation }),
   };
 }

@@ -3,8 +3,7 @@ import {
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { DataSource } from 'typeorm';
-import { withStatementBatches } from './statement-batches';
+import type { Database } from './database';
 
 /** A budget of points per window of seconds. */
 export interface RateLimitWindow {
@@ -30,7 +29,7 @@ interface SqliteDriverConnection {
 class OneExchangeMySQLStore extends RateLimiterMySQL {
   constructor(
     options: ConstructorParameters<typeof RateLimiterMySQL>[0],
-    private readonly dataSource: DataSource,
+    private readonly db: Database,
   ) {
     super(options);
   }
@@ -51,7 +50,7 @@ class OneExchangeMySQLStore extends RateLimiterMySQL {
                                         expire = IF(expire <= ?, ?, expire)`,
           params: [key, points, expire, now, points, points, now, expire],
         };
-    return withStatementBatches(this.dataSource, async (run) => {
+    return this.db.batches(async (run) => {
       const [, , rows] = await run([
         { sql: 'START TRANSACTION', params: [] },
         upsert,
@@ -69,10 +68,7 @@ class OneExchangeMySQLStore extends RateLimiterMySQL {
  * connection TypeORM holds on SQLite. A key that has used its budget is also remembered in this
  * process until its window ends, so a client hammering past its limit costs no database work.
  */
-export function createRateLimitStore(
-  dataSource: DataSource,
-  window: RateLimitWindow,
-): RateLimiterAbstract {
+export function createRateLimitStore(db: Database, window: RateLimitWindow): RateLimiterAbstract {
   const options = {
     keyPrefix: 'key',
     points: window.points,
@@ -82,15 +78,11 @@ export function createRateLimitStore(
     clearExpiredByTimeout: false,
     inMemoryBlockOnConsumed: window.points,
   };
-  const type = dataSource.options.type;
-  if (type === 'mysql' || type === 'mariadb') {
+  if (db.dialect.name === 'mysql') {
     // The store client is only read by the library's own reads and deletes, which go unused.
-    return new OneExchangeMySQLStore(
-      { ...options, storeClient: {}, storeType: 'pool' },
-      dataSource,
-    );
+    return new OneExchangeMySQLStore({ ...options, storeClient: {}, storeType: 'pool' }, db);
   }
-  const driver = dataSource.driver as unknown as SqliteDriverConnection;
+  const driver = db.write.driver as unknown as SqliteDriverConnection;
   return new RateLimiterSQLite({
     ...options,
     storeClient: driver.databaseConnection,

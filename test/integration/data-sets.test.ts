@@ -6,6 +6,7 @@ import { purgeExpiredDataSets } from '../../src/services/data-sets/data-set.serv
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend } from '../helpers/database';
+import { databaseOf } from '../../src/db/database';
 import { graphql } from '../helpers/graphql';
 import { expectSetParity, SET_QUERIES, type SetOperation } from '../helpers/parity';
 
@@ -600,7 +601,7 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
       (await count('SELECT COUNT(*) AS n FROM data_sets WHERE id = ?', [id])) === 1;
 
     // Start from no expired set, so the purge count below is exactly ours.
-    await purgeExpiredDataSets({ dataSource });
+    await purgeExpiredDataSets({ db: databaseOf(dataSource) });
     const made = await Promise.all(
       (
         [
@@ -621,7 +622,7 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
 
     // Small bounds force every path: grouped small sets and a large set deleted by ranges.
     const purged = await purgeExpiredDataSets(
-      { dataSource },
+      { db: databaseOf(dataSource) },
       { setsPerRound: 2, itemsPerStatement: 7 },
     );
     expect(purged).toBe(4);
@@ -631,6 +632,6 @@ describe.each(BACKENDS)('data sets on %s', (backend) => {
     }
     expect(await setExists(kept)).toBe(true);
     expect(await itemsOf(kept)).toBe(120);
-    expect(await purgeExpiredDataSets({ dataSource })).toBe(0);
+    expect(await purgeExpiredDataSets({ db: databaseOf(dataSource) })).toBe(0);
   });
 });

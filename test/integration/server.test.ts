@@ -9,7 +9,7 @@ const SLOW: RestOperation = {
   methods: ['GET'],
   handler: async (ctx) => {
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const [row] = (await ctx.dataSource.query('SELECT 1 AS one')) as { one: number }[];
+    const [row] = (await ctx.db.read.query('SELECT 1 AS one')) as { one: number }[];
     return { finished: true, one: Number(row.one) };
   },
 };

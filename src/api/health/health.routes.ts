@@ -4,7 +4,7 @@ import type { AppDeps } from '../../context/request-context';
 const PROBE_TIMEOUT_MS = 2000;
 
 /** `GET /healthz`: 200 when the database answers within two seconds, else 503. */
-export function healthRoutes({ dataSource }: AppDeps): Router {
+export function healthRoutes({ db }: AppDeps): Router {
   const router = Router();
   router.get('/healthz', async (_req, res) => {
     let timer: NodeJS.Timeout | undefined;
@@ -12,7 +12,7 @@ export function healthRoutes({ dataSource }: AppDeps): Router {
       timer = setTimeout(() => reject(new Error('database probe timed out')), PROBE_TIMEOUT_MS);
     });
     try {
-      await Promise.race([dataSource.query('SELECT 1'), timeout]);
+      await Promise.race([db.ping(), timeout]);
       res.status(200).json({ status: 'ok', database: 'up' });
     } catch {
       res.status(503).json({ status: 'unavailable', database: 'down' });

@@ -66,7 +66,7 @@ export function keyManagerRoutes(deps: AppDeps, formBody: RequestHandler): Route
     const cookie = readCookie(req, SESSION_COOKIE);
     const session = await resolveWebSession(deps, cookie);
     const user = session
-      ? await deps.dataSource.getRepository(User).findOneBy({ id: session.userId })
+      ? await deps.db.read.getRepository(User).findOneBy({ id: session.userId })
       : null;
     if (!session || !user) {
       if (cookie !== undefined) res.clearCookie(SESSION_COOKIE, cookieOptions(req, root, 'strict'));
@@ -135,7 +135,7 @@ export function keyManagerRoutes(deps: AppDeps, formBody: RequestHandler): Route
       user = await verifyLogin(
         {
           config,
-          dataSource: deps.dataSource,
+          db: deps.db,
           operation: OPERATION,
           logger: deps.logger.child({ requestId: res.locals.requestId as string }),
         },

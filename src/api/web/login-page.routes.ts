@@ -41,7 +41,7 @@ export function loginPageRoutes(deps: AppDeps, formBody: RequestHandler): Router
 
   const loginContext = (res: Response): LoginContext => ({
     config,
-    dataSource: deps.dataSource,
+    db: deps.db,
     operation: OPERATION,
     logger: deps.logger.child({ requestId: res.locals.requestId as string, operation: OPERATION }),
   });

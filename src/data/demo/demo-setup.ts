@@ -20,15 +20,15 @@ export interface DemoSetup {
  */
 export async function prepareEmbeddedDemo(deps: AppDeps): Promise<DemoSetup | undefined> {
   const ctx = operatorContext(deps, 'demo');
-  const users = deps.dataSource.getRepository(User);
+  const users = deps.db.write.getRepository(User);
   let seeded = false;
   if (deps.config.seedDemo && (await users.count()) === 0) {
-    await loadData(deps.dataSource, demoDocument());
+    await loadData(deps.db.write, demoDocument());
     seeded = true;
   }
   const teacher = await users.findOneBy({ email: DEMO_LOGINS[0].email });
   if (!teacher) return undefined;
-  const previous = await deps.dataSource
+  const previous = await deps.db.write
     .getRepository(ApiKey)
     .findBy({ label: DEMO_KEY_LABEL, ownerId: teacher.id, revokedAt: IsNull() });
   for (const key of previous) await revokeApiKey(ctx, key.id);

@@ -40,14 +40,14 @@ export async function createApiKey(
   const ownerId = input.ownerId ?? null;
   if (!mayManage(ctx, ownerId))
     throw Errors.forbidden(ctx.operation, 'keys can only be created for yourself');
-  if (ownerId !== null && !(await ctx.dataSource.getRepository(User).existsBy({ id: ownerId }))) {
+  if (ownerId !== null && !(await ctx.db.write.getRepository(User).existsBy({ id: ownerId }))) {
     throw Errors.notFound(ctx.operation, 'owner', ownerId, `user ${ownerId} does not exist`);
   }
   const label = (input.label ?? '').trim();
   if (label.length > 100)
     throw Errors.badParameter(ctx.operation, 'label', label, 'must be at most 100 characters');
   const secret = newSecret(API_KEY_PREFIX);
-  const keys = ctx.dataSource.getRepository(ApiKey);
+  const keys = ctx.db.write.getRepository(ApiKey);
   const apiKey = await keys.save(
     keys.create({
       keyHash: hashSecret(secret),
@@ -70,7 +70,7 @@ export async function listApiKeys(ctx: RequestContext, ownerId?: number): Promis
   if (ownerId !== undefined && !mayManage(ctx, ownerId)) {
     throw Errors.forbidden(ctx.operation, 'keys of another user cannot be listed');
   }
-  return ctx.dataSource.getRepository(ApiKey).find({
+  return ctx.db.write.getRepository(ApiKey).find({
     where: ownerId === undefined ? {} : { ownerId },
     order: { id: 'DESC' },
   });
@@ -78,7 +78,7 @@ export async function listApiKeys(ctx: RequestContext, ownerId?: number): Promis
 
 /** Revokes a key: every later request with it is refused. Revoking twice is harmless. */
 export async function revokeApiKey(ctx: RequestContext, id: number): Promise<ApiKey> {
-  const keys = ctx.dataSource.getRepository(ApiKey);
+  const keys = ctx.db.write.getRepository(ApiKey);
   const apiKey = await keys.findOneBy({ id });
   if (!apiKey || !mayManage(ctx, apiKey.ownerId)) {
     throw Errors.notFound(ctx.operation, 'keyId', id, `API key ${id} does not exist`);

@@ -20,7 +20,7 @@ export async function issueAccessToken(
 ): Promise<IssuedToken> {
   const token = newSecret(ACCESS_TOKEN_PREFIX);
   const expiresIn = ctx.config.tokenTtlSeconds;
-  await ctx.dataSource.getRepository(AccessToken).insert({
+  await ctx.db.write.getRepository(AccessToken).insert({
     tokenHash: hashSecret(token),
     userId,
     apiKeyId,
@@ -44,8 +44,8 @@ export function tokenFromParameter(value: string): string {
   }
 }
 
-export async function purgeExpiredTokens(ctx: Pick<RequestContext, 'dataSource'>): Promise<number> {
-  const result = await ctx.dataSource
+export async function purgeExpiredTokens(ctx: Pick<RequestContext, 'db'>): Promise<number> {
+  const result = await ctx.db.write
     .getRepository(AccessToken)
     .delete({ expiresAt: LessThan(new Date()) });
   return result.affected ?? 0;

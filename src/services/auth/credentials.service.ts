@@ -50,7 +50,7 @@ async function findCredentials(
   apiKey: string,
   accessToken: string | undefined,
 ): Promise<{ key: StoredKey | null; token: StoredToken | null }> {
-  const rows = (await deps.dataSource.query(
+  const rows = (await deps.db.write.query(
     `SELECT k.id AS key_id, k.host AS key_host, k.revoked_at AS key_revoked_at,
             t.user_id AS token_user_id, t.api_key_id AS token_api_key_id,
             t.expires_at AS token_expires_at

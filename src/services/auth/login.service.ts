@@ -9,7 +9,7 @@ import type { IssuedToken } from './access-token.service';
 import { normalizeIp, redirectUrlMatchesKey } from './host-binding';
 
 /** What the login decisions need: no HTTP, no requester (nobody is logged in yet). */
-export type LoginContext = Pick<RequestContext, 'config' | 'dataSource' | 'operation' | 'logger'>;
+export type LoginContext = Pick<RequestContext, 'config' | 'db' | 'operation' | 'logger'>;
 
 const MAX_EMAIL_LENGTH = 254;
 /** argon2 cost grows with the input; nobody's password is longer than this. */
@@ -50,7 +50,7 @@ async function lockedFor(
 ): Promise<number | undefined> {
   const windowMs = ctx.config.login.failureWindowSeconds * 1000;
   const scope = { ...where, id: Not(own), failedAt: MoreThan(new Date(now - windowMs)) };
-  const failures = ctx.dataSource.getRepository(LoginFailure);
+  const failures = ctx.db.write.getRepository(LoginFailure);
   const count = await failures.count({ where: scope });
   if (count < max) return undefined;
   // The limit lifts when the failure that put the count at the limit leaves the window.
@@ -77,7 +77,7 @@ export async function verifyLogin(
   clientIp: string | undefined,
 ): Promise<User> {
   const { login } = ctx.config;
-  const failures = ctx.dataSource.getRepository(LoginFailure);
+  const failures = ctx.db.write.getRepository(LoginFailure);
   const accountHash = accountHashOf(email);
   const ip = clientIpOf(clientIp);
   const now = Date.now();
@@ -109,7 +109,7 @@ export async function verifyLogin(
   const normalized = normalizeEmail(email);
   const user =
     normalized.length > 0 && normalized.length <= MAX_EMAIL_LENGTH
-      ? await ctx.dataSource.getRepository(User).findOneBy({ email: normalized })
+      ? await ctx.db.write.getRepository(User).findOneBy({ email: normalized })
       : null;
   const candidate = password.slice(0, MAX_PASSWORD_LENGTH);
   const hash = user?.passwordHash ?? (await dummyPasswordHash());
@@ -143,7 +143,7 @@ export async function resolveLoginTarget(
   redirectText: string | undefined,
 ): Promise<LoginTarget> {
   if (!apiKeyText) throw Errors.missingParameter(ctx.operation, 'apiKey');
-  const apiKey = await ctx.dataSource
+  const apiKey = await ctx.db.write
     .getRepository(ApiKey)
     .findOneBy({ keyHash: hashSecret(apiKeyText) });
   if (!apiKey || apiKey.revokedAt) {

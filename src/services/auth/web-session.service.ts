@@ -5,7 +5,7 @@ import { hashSecret, newSecret } from '../../security/secrets';
 
 export const WEB_SESSION_PREFIX = 'qs_';
 
-export type WebSessionContext = Pick<AppDeps, 'config' | 'dataSource'>;
+export type WebSessionContext = Pick<AppDeps, 'config' | 'db'>;
 
 export interface CreatedWebSession {
   session: WebSession;
@@ -19,7 +19,7 @@ export async function createWebSession(
   userId: number,
 ): Promise<CreatedWebSession> {
   const secret = newSecret(WEB_SESSION_PREFIX);
-  const sessions = ctx.dataSource.getRepository(WebSession);
+  const sessions = ctx.db.write.getRepository(WebSession);
   const session = await sessions.save(
     sessions.create({
       tokenHash: hashSecret(secret),
@@ -36,7 +36,7 @@ export async function resolveWebSession(
   secret: string | undefined,
 ): Promise<WebSession | undefined> {
   if (!secret) return undefined;
-  const session = await ctx.dataSource
+  const session = await ctx.db.write
     .getRepository(WebSession)
     .findOneBy({ tokenHash: hashSecret(secret) });
   if (!session || session.expiresAt.getTime() <= Date.now()) return undefined;
@@ -49,5 +49,5 @@ export async function destroyWebSession(
   secret: string | undefined,
 ): Promise<void> {
   if (!secret) return;
-  await ctx.dataSource.getRepository(WebSession).delete({ tokenHash: hashSecret(secret) });
+  await ctx.db.write.getRepository(WebSession).delete({ tokenHash: hashSecret(secret) });
 }

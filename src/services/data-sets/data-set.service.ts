@@ -1,5 +1,5 @@
 import { expiryIn } from '../../db/column-types';
-import { In, type DataSource } from 'typeorm';
+import { In } from 'typeorm';
 import type { AppDeps, RequestContext } from '../../context/request-context';
 import { DataSet, type DataSetItemType } from '../../db/entities/data-set.entity';
 import { dataSetOwner, dataSetReadDecision } from '../../domain/policy/access.policy';
@@ -11,14 +11,10 @@ import {
   parsePageSize,
   type RawParam,
 } from './data-set.params';
-import {
-  sqlVariable,
-  withStatementBatches,
-  type SqlStatement,
-  type SqlVariable,
-} from '../../db/statement-batches';
+import { sqlVariable, type SqlStatement, type SqlVariable } from '../../db/statement-batches';
 import { forgetDataSets, rememberDataSet, rememberedDataSet } from './data-set.cache';
-import { placeholders, serializedOnSqlite, sqlDate, toNumber, type SqlParam } from './data-set.sql';
+import { toNumber } from '../../db/dialect';
+import type { SqlParam } from './data-set.sql';
 
 /**
  * Data sets in the database (contract.md §5): computed once by INSERT … SELECT when made, then
@@ -111,11 +107,6 @@ function pageFrom(set: DataSet, index: number, rows: ResultRow[]): DataSetPage {
   };
 }
 
-function isMysqlFamily(dataSource: DataSource): boolean {
-  const type = dataSource.options.type;
-  return type === 'mysql' || type === 'mariadb';
-}
-
 /** The count an INSERT reports, whatever the driver's result shape. */
 function affectedRows(result: unknown): number | undefined {
   const raw = result as { affectedRows?: unknown; affected?: unknown } | null;
@@ -146,7 +137,7 @@ async function writeOnMysql(
 ): Promise<WrittenSet> {
   const dataSetId = sqlVariable('data_set_id');
   const table = membersTable(set.itemType);
-  return withStatementBatches(ctx.dataSource, async (run) => {
+  return ctx.db.batches(async (run) => {
     try {
       const [, , header, , written, , firstPage] = await run([
         { sql: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED', params: [] },
@@ -196,8 +187,8 @@ async function writeOnSqlite(
   set: DataSet,
   members: MembersStatement,
 ): Promise<WrittenSet> {
-  return serializedOnSqlite(ctx.dataSource, async () => {
-    const runner = ctx.dataSource.createQueryRunner();
+  return ctx.db.exclusive(async () => {
+    const runner = ctx.db.write.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction();
@@ -243,7 +234,7 @@ export async function createDataSetWith(
     ctx.config.pageSize,
   );
   const now = new Date();
-  const set = ctx.dataSource.getRepository(DataSet).create({
+  const set = ctx.db.write.getRepository(DataSet).create({
     itemType,
     ...dataSetOwner(ctx.requester),
     totalNumberOfItems: 0,
@@ -252,12 +243,13 @@ export async function createDataSetWith(
     createdAt: now,
     expiresAt: expiryIn(ctx.config.dataSetTtlSeconds, now.getTime()),
   });
-  const written = isMysqlFamily(ctx.dataSource)
-    ? await writeOnMysql(ctx, set, members)
-    : await writeOnSqlite(ctx, set, members);
+  const written =
+    ctx.db.dialect.name === 'mysql'
+      ? await writeOnMysql(ctx, set, members)
+      : await writeOnSqlite(ctx, set, members);
   set.id = written.id;
   set.totalNumberOfItems = written.total;
-  rememberDataSet(ctx.dataSource, set);
+  rememberDataSet(ctx.db.write, set);
   return pageFrom(set, 1, written.firstPageRows);
 }
 
@@ -311,13 +303,13 @@ async function dataSetHeaders(
   const headers = new Map<number, DataSet>();
   const missing: number[] = [];
   for (const id of ids) {
-    const known = rememberedDataSet(ctx.dataSource, id);
+    const known = rememberedDataSet(ctx.db.write, id);
     if (known) headers.set(id, known);
     else if (!missing.includes(id)) missing.push(id);
   }
   if (missing.length > 0) {
-    for (const set of await ctx.dataSource.getRepository(DataSet).findBy({ id: In(missing) })) {
-      rememberDataSet(ctx.dataSource, set);
+    for (const set of await ctx.db.write.getRepository(DataSet).findBy({ id: In(missing) })) {
+      rememberDataSet(ctx.db.write, set);
       headers.set(set.id, set);
     }
   }
@@ -399,7 +391,7 @@ export async function pageOf(
   const lastPosition = Math.min(index * set.numberOfItemsPerPage, set.totalNumberOfItems);
   if (lastPosition < firstPosition) return pageFrom(set, index, []);
   const { sql, params } = pageRowsStatement(set.itemType, set.id, firstPosition, lastPosition);
-  return pageFrom(set, index, (await ctx.dataSource.query(sql, params)) as ResultRow[]);
+  return pageFrom(set, index, (await ctx.db.write.query(sql, params)) as ResultRow[]);
 }
 
 /** getDataSetPage: a page of one of the requester's sets. */
@@ -499,11 +491,11 @@ export interface PurgeOptions {
  * run leaves an expired set for the next run rather than orphan items. Returns the sets purged.
  */
 export async function purgeExpiredDataSets(
-  deps: Pick<AppDeps, 'dataSource'>,
+  deps: Pick<AppDeps, 'db'>,
   options: PurgeOptions = {},
 ): Promise<number> {
-  const { dataSource } = deps;
-  const now = sqlDate(dataSource, options.now ?? new Date());
+  const dataSource = deps.db.write;
+  const now = deps.db.dialect.date(options.now ?? new Date());
   const setsPerRound = Math.max(1, Math.floor(options.setsPerRound ?? 100));
   const itemsPerStatement = Math.max(1, Math.floor(options.itemsPerStatement ?? 10_000));
   let purged = 0;
@@ -528,7 +520,7 @@ export async function purgeExpiredDataSets(
       const flush = async () => {
         if (group.length === 0) return;
         await dataSource.query(
-          `DELETE FROM ${table} WHERE data_set_id IN (${placeholders(group.length)})`,
+          `DELETE FROM ${table} WHERE data_set_id IN (${deps.db.dialect.placeholders(group.length)})`,
           group,
         );
         group = [];
@@ -554,7 +546,10 @@ export async function purgeExpiredDataSets(
     }
     const ids = sets.map((set) => set.id);
     forgetDataSets(dataSource, ids);
-    await dataSource.query(`DELETE FROM data_sets WHERE id IN (${placeholders(ids.length)})`, ids);
+    await dataSource.query(
+      `DELETE FROM data_sets WHERE id IN (${deps.db.dialect.placeholders(ids.length)})`,
+      ids,
+    );
     purged += sets.length;
   }
 }

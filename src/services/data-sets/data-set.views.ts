@@ -3,7 +3,7 @@ import { readableQuizzes } from '../quizzes/quiz.service';
 import { quizView, type QuizView } from '../quizzes/quiz.views';
 import { userView, type UserView } from '../users/user.views';
 import type { DataSetPage } from './data-set.service';
-import { placeholders, toNumber } from './data-set.sql';
+import { toNumber } from '../../db/dialect';
 import { RESULT_COLUMNS, storedResultsShape, type ResultType } from '../results/result-parameters';
 
 /**
@@ -59,10 +59,10 @@ export async function userGroupItems(
   ids: readonly number[],
 ): Promise<UserGroupView[]> {
   if (ids.length === 0) return [];
-  const rows = (await ctx.dataSource.query(
+  const rows = (await ctx.db.read.query(
     `SELECT g.id AS id, g.name AS name,
             (SELECT COUNT(*) FROM user_group_members m WHERE m.group_id = g.id) AS nb
-       FROM user_groups g WHERE g.id IN (${placeholders(ids.length)})`,
+       FROM user_groups g WHERE g.id IN (${ctx.db.dialect.placeholders(ids.length)})`,
     [...ids],
   )) as { id: unknown; name: string; nb: unknown }[];
   const byId = new Map(

@@ -9,13 +9,8 @@ import {
   type DateInterval,
   type RawParam,
 } from './data-set.params';
-import {
-  ESCAPE_CLAUSE,
-  likeContains,
-  likeLiteral,
-  sqlDate,
-  type SqlCondition,
-} from './data-set.sql';
+import { type SqlCondition } from './data-set.sql';
+import type { Dialect } from '../../db/dialect';
 
 /** getQuizSet filters (contract.md §6); each is optional, at least one is required. */
 export interface QuizSetFilters {
@@ -56,18 +51,18 @@ export const QUIZ_SET_FILTER_NAMES = QUIZ_SET_FILTERS.join('|');
 export const MAX_KEYWORDS = 20;
 
 /** Each word must be somewhere in the quiz: title, a tag, author's first or last name, a question title or its propositions (JSON text). */
-function keywordCondition(word: string): SqlCondition {
-  const pattern = likeContains(word);
+function keywordCondition(dialect: Dialect, word: string): SqlCondition {
+  const pattern = dialect.likeContains(word);
   return {
-    sql: `(q.title LIKE ? ${ESCAPE_CLAUSE}
+    sql: `(q.title LIKE ? ${dialect.likeEscape}
        OR EXISTS (SELECT 1 FROM quiz_tags kt
-                   WHERE kt.quiz_id = q.id AND kt.tag LIKE ? ${ESCAPE_CLAUSE})
+                   WHERE kt.quiz_id = q.id AND kt.tag LIKE ? ${dialect.likeEscape})
        OR EXISTS (SELECT 1 FROM users ku
                    WHERE ku.id = q.author_id
-                     AND (ku.first_name LIKE ? ${ESCAPE_CLAUSE} OR ku.last_name LIKE ? ${ESCAPE_CLAUSE}))
+                     AND (ku.first_name LIKE ? ${dialect.likeEscape} OR ku.last_name LIKE ? ${dialect.likeEscape}))
        OR EXISTS (SELECT 1 FROM questions kq
                    WHERE kq.quiz_id = q.id
-                     AND (kq.title LIKE ? ${ESCAPE_CLAUSE} OR kq.propositions LIKE ? ${ESCAPE_CLAUSE})))`,
+                     AND (kq.title LIKE ? ${dialect.likeEscape} OR kq.propositions LIKE ? ${dialect.likeEscape})))`,
     params: [pattern, pattern, pattern, pattern, pattern, pattern],
   };
 }
@@ -79,7 +74,7 @@ function intervalCondition(
 ): SqlCondition {
   return {
     sql: `(${column} >= ? AND ${column} ${interval.toExclusive ? '<' : '<='} ?)`,
-    params: [sqlDate(ctx.dataSource, interval.from), sqlDate(ctx.dataSource, interval.to)],
+    params: [ctx.db.dialect.date(interval.from), ctx.db.dialect.date(interval.to)],
   };
 }
 
@@ -113,7 +108,7 @@ function filterConditions(ctx: RequestContext, filters: QuizSetFilters): SqlCond
     if (words.length > MAX_KEYWORDS) {
       throw Errors.badParameter(op, 'keywords', keywords, `at most ${MAX_KEYWORDS} words`);
     }
-    conditions.push(...words.map(keywordCondition));
+    conditions.push(...words.map((word) => keywordCondition(ctx.db.dialect, word)));
   }
   const quizId = given('quizId');
   if (quizId !== undefined) {
@@ -123,8 +118,8 @@ function filterConditions(ctx: RequestContext, filters: QuizSetFilters): SqlCond
   if (tag !== undefined) {
     // LIKE without wildcards: equality that is case-insensitive on every dialect.
     conditions.push({
-      sql: `q.id IN (SELECT t.quiz_id FROM quiz_tags t WHERE t.tag LIKE ? ${ESCAPE_CLAUSE})`,
-      params: [likeLiteral(String(tag).trim())],
+      sql: `q.id IN (SELECT t.quiz_id FROM quiz_tags t WHERE t.tag LIKE ? ${ctx.db.dialect.likeEscape})`,
+      params: [ctx.db.dialect.likeLiteral(String(tag).trim())],
     });
   }
   const author = given('author');

@@ -8,7 +8,7 @@ import {
   type DataSetPage,
 } from './data-set.service';
 import { isGiven, parseBooleanParam, parseIdParam, type RawParam } from './data-set.params';
-import { ESCAPE_CLAUSE, likePrefix, type SqlCondition } from './data-set.sql';
+import type { SqlCondition } from './data-set.sql';
 
 /** getUserSet filters (contract.md §6); the AND of those given. */
 export interface UserSetFilters {
@@ -117,8 +117,8 @@ export async function getUserGroupSet(
   }
   if (isGiven(filters.search)) {
     conditions.push({
-      sql: `g.name LIKE ? ${ESCAPE_CLAUSE}`,
-      params: [likePrefix(String(filters.search))],
+      sql: `g.name LIKE ? ${ctx.db.dialect.likeEscape}`,
+      params: [ctx.db.dialect.likePrefix(String(filters.search))],
     });
   }
   const where = conditions.length ? conditions.map((c) => c.sql).join(' AND ') : '1 = 1';

@@ -84,7 +84,7 @@ export async function getQuizAttribute(
   const name = checkedAttributeName(ctx, attributeName);
   const view = await getQuiz(ctx, quizId);
   if (!isQuizField(name)) {
-    const itemValue = await countQuery(ctx.dataSource, QUIZ_COUNT_SQL[name], [quizId]);
+    const itemValue = await countQuery(ctx.db.read, QUIZ_COUNT_SQL[name], [quizId]);
     return { itemType: 'quiz', itemId: quizId, itemName: name, itemValue };
   }
   if (!isQuizRequesterField(name)) return PUBLIC_FIELDS[name](view);

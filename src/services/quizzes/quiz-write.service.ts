@@ -55,7 +55,7 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
     if (error instanceof InvalidInputError) throw asParameterError(ctx, error, raw);
     throw error;
   }
-  const creator = await ctx.dataSource.getRepository(User).findOneBy({ id: requester.userId });
+  const creator = await ctx.db.write.getRepository(User).findOneBy({ id: requester.userId });
   const decision = quizCreationDecision(
     requester,
     creator
@@ -71,7 +71,7 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
 
   // Whole seconds: the legacy format has no fractions, and every dialect stores them alike.
   const now = new Date(Math.floor(Date.now() / 1000) * 1000);
-  const quiz = await ctx.dataSource.transaction(async (manager) => {
+  const quiz = await ctx.db.write.transaction(async (manager) => {
     const saved = await manager.getRepository(Quiz).save({
       authorId: requester.userId,
       title: content.title,

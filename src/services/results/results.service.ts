@@ -21,9 +21,8 @@ import { resultsInsertStatement, type SqlFamily } from './results.sql';
 
 export type { RawResultsParams } from './result-parameters';
 
-export function sqlFamily(ctx: Pick<RequestContext, 'dataSource'>): SqlFamily {
-  const type = ctx.dataSource.options.type;
-  return type === 'mysql' || type === 'mariadb' ? 'mysql' : 'sqlite';
+export function sqlFamily(ctx: Pick<RequestContext, 'db'>): SqlFamily {
+  return ctx.db.dialect.name;
 }
 
 /**

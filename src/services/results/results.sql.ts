@@ -1,6 +1,9 @@
 import type { AttemptScope } from '../../domain/policy/access.policy';
 import type { DataSetId } from '../data-sets/data-set.service';
-import { placeholders, type SqlParam } from '../data-sets/data-set.sql';
+import type { SqlParam } from '../data-sets/data-set.sql';
+import { dialectNamed } from '../../db/dialect';
+
+const { placeholders } = dialectNamed('mysql');
 import {
   RESULT_COLUMNS,
   type AggregationFunction,

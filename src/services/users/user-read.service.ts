@@ -85,6 +85,6 @@ export async function getUserAttribute(
           : details.pictureUrl;
     return { itemType: 'user', itemId: userId, itemName: name, itemValue };
   }
-  const itemValue = await countQuery(ctx.dataSource, USER_COUNT_SQL[name], [userId]);
+  const itemValue = await countQuery(ctx.db.read, USER_COUNT_SQL[name], [userId]);
   return { itemType: 'user', itemId: userId, itemName: name, itemValue };
 }

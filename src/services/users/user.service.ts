@@ -51,7 +51,7 @@ export async function createUser(ctx: RequestContext, input: CreateUserInput): P
       'must be an http(s) URL',
     );
   }
-  const users = ctx.dataSource.getRepository(User);
+  const users = ctx.db.write.getRepository(User);
   if (await users.existsBy({ email })) {
     throw Errors.badParameter(
       ctx.operation,
@@ -74,5 +74,5 @@ export async function createUser(ctx: RequestContext, input: CreateUserInput): P
 }
 
 export async function findUserByEmail(ctx: RequestContext, email: string): Promise<User | null> {
-  return ctx.dataSource.getRepository(User).findOneBy({ email: email.trim().toLowerCase() });
+  return ctx.db.read.getRepository(User).findOneBy({ email: email.trim().toLowerCase() });
 }

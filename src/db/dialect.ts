@@ -1,0 +1,90 @@
+import type { DataSource } from 'typeorm';
+
+/**
+ * What differs between the SQL of MariaDB/MySQL and of SQLite, decided once from the
+ * configuration. Statement texts use `?` placeholders and run on both families; where the
+ * families' SQL differs, the statement builders ask the dialect instead of branching on a driver.
+ */
+export type DialectName = 'mysql' | 'sqlite';
+
+/** A datetime as a statement parameter of this dialect. */
+export type SqlDate = Date | string;
+
+/**
+ * The LIKE escape character. Not `\`: in a MySQL string literal `'\'` does not even parse, and
+ * `'\\'` is two characters for SQLite, so no spelling of a backslash escape runs on all three.
+ */
+const LIKE_ESCAPE = '!';
+
+function likeLiteral(text: string): string {
+  return text.replace(/[!%_]/g, (char) => `${LIKE_ESCAPE}${char}`);
+}
+
+export interface Dialect {
+  readonly name: DialectName;
+  /**
+   * A datetime parameter. mysql2 formats Date objects itself (timezone 'Z'); on SQLite a datetime
+   * is the text TypeORM writes, `YYYY-MM-DD HH:MM:SS.SSS` in UTC, which compares in time order.
+   */
+  date(date: Date): SqlDate;
+  /** Whole seconds from one datetime expression to another. */
+  secondsBetween(fromSql: string, toSql: string): string;
+  /** An expression truncated to an integer. */
+  integer(sql: string): string;
+  /** Integer division of two integer expressions. */
+  integerDivide(dividend: string, divisor: string): string;
+  /** `?, ?, ?` for a list of `count` parameters. */
+  placeholders(count: number): string;
+  /** The ESCAPE clause that goes after every LIKE of these patterns. */
+  readonly likeEscape: string;
+  /** Text matched literally by LIKE: the wildcards and the escape character itself are escaped. */
+  likeLiteral(text: string): string;
+  /** Pattern of a case-insensitive substring match (the columns use case-insensitive collations). */
+  likeContains(text: string): string;
+  likePrefix(text: string): string;
+  /** A boolean as a statement parameter. */
+  bool(value: boolean | null): number | null;
+}
+
+const common = {
+  likeEscape: `ESCAPE '${LIKE_ESCAPE}'`,
+  likeLiteral,
+  likeContains: (text: string) => `%${likeLiteral(text)}%`,
+  likePrefix: (text: string) => `${likeLiteral(text)}%`,
+  placeholders: (count: number) => new Array<string>(count).fill('?').join(', '),
+  bool: (value: boolean | null) => (value === null ? null : value ? 1 : 0),
+};
+
+const MYSQL: Dialect = {
+  ...common,
+  name: 'mysql',
+  date: (date) => date,
+  secondsBetween: (from, to) => `TIMESTAMPDIFF(SECOND, ${from}, ${to})`,
+  integer: (sql) => `CAST(${sql} AS SIGNED)`,
+  integerDivide: (dividend, divisor) => `(${dividend} DIV ${divisor})`,
+};
+
+const SQLITE: Dialect = {
+  ...common,
+  name: 'sqlite',
+  date: (date) => date.toISOString().replace('T', ' ').slice(0, 23),
+  secondsBetween: (from, to) =>
+    `CAST(strftime('%s', ${to}) AS INTEGER) - CAST(strftime('%s', ${from}) AS INTEGER)`,
+  integer: (sql) => `CAST(${sql} AS INTEGER)`,
+  integerDivide: (dividend, divisor) => `(${dividend} / ${divisor})`,
+};
+
+export function dialectNamed(name: DialectName): Dialect {
+  return name === 'mysql' ? MYSQL : SQLITE;
+}
+
+/** The dialect of an open TypeORM data source (mysql and mariadb are one family). */
+export function dialectOf(dataSource: DataSource): Dialect {
+  const type = dataSource.options.type;
+  return dialectNamed(type === 'mysql' || type === 'mariadb' ? 'mysql' : 'sqlite');
+}
+
+/** The integer a COUNT or an id column returns, whatever the driver's type for it. */
+export function toNumber(value: unknown): number {
+  return typeof value === 'bigint' ? Number(value) : Number(value ?? 0);
+}

@@ -1,5 +1,12 @@
 import DataLoader from 'dataloader';
 import type { Database } from '../db/database';
+import {
+  attendedQuizzesSql,
+  attendedSessionsSql,
+  knownUsersSql,
+  publicAuthorsSql,
+  type FactQuery,
+} from '../db/sql/access-policy.sql';
 import { In } from 'typeorm';
 import { Question, Quiz, QuizTag, Session, User, UserQuizFlag } from '../db/entities';
 import type { PolicyRequester, UserFacts } from '../domain/policy/access.policy';
@@ -47,7 +54,9 @@ function idSet(rows: { id: number | string }[]): Set<number> {
 
 export function createLoaders(db: Database, requester: PolicyRequester): Loaders {
   const dataSource = db.read;
-  const { placeholders } = db.dialect;
+  /** The ids a fact query selects. */
+  const idsOf = async (query: FactQuery): Promise<Set<number>> =>
+    idSet((await dataSource.query(query.sql, query.params)) as { id: number | string }[]);
   const userId = requester.kind === 'user' ? requester.userId : undefined;
 
   const userById = new DataLoader<number, User | null>(async (ids) =>
@@ -56,29 +65,13 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
 
   const userFacts = new DataLoader<number, UserFacts>(async (ids) => {
     const list = [...ids];
-    const marks = placeholders(list.length);
     // The three reads are independent: one round trip, not three.
     const [users, publicAuthors, known] = await Promise.all([
       userById.loadMany(list),
-      dataSource
-        .query(
-          `SELECT DISTINCT author_id AS id FROM quizzes WHERE visibility = 'public' AND author_id IN (${marks})`,
-          list,
-        )
-        .then(idSet),
+      idsOf(publicAuthorsSql(db.dialect, list)),
       userId === undefined
         ? Promise.resolve(new Set<number>())
-        : dataSource
-            .query(
-              // Known users: attendees of the requester's sessions and members of the requester's groups.
-              `SELECT a.user_id AS id FROM session_attendees a JOIN sessions s ON s.id = a.session_id
-                WHERE s.owner_id = ? AND a.user_id IN (${marks})
-               UNION
-               SELECT m.user_id AS id FROM user_group_members m JOIN user_groups g ON g.id = m.group_id
-                WHERE g.owner_id = ? AND m.user_id IN (${marks})`,
-              [userId, ...list, userId, ...list],
-            )
-            .then(idSet),
+        : idsOf(knownUsersSql(db.dialect, userId, list)),
     ]);
     return list.map((id, index) => {
       const user = users[index];
@@ -128,16 +121,7 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
 
   const attendedQuiz = new DataLoader<number, boolean>(async (ids) => {
     if (userId === undefined) return ids.map(() => false);
-    const played = new Set(
-      (
-        (await dataSource.query(
-          `SELECT DISTINCT q.quiz_id AS id FROM session_quizzes q
-             JOIN session_attendees a ON a.session_id = q.session_id
-            WHERE a.user_id = ? AND q.quiz_id IN (${placeholders(ids.length)})`,
-          [userId, ...ids],
-        )) as { id: number | string }[]
-      ).map((row) => Number(row.id)),
-    );
+    const played = await idsOf(attendedQuizzesSql(db.dialect, userId, ids));
     return ids.map((id) => played.has(id));
   });
 
@@ -147,12 +131,7 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
 
   const attendedSession = new DataLoader<number, boolean>(async (ids) => {
     if (userId === undefined) return ids.map(() => false);
-    const attended = idSet(
-      await dataSource.query(
-        `SELECT session_id AS id FROM session_attendees WHERE user_id = ? AND session_id IN (${placeholders(ids.length)})`,
-        [userId, ...ids],
-      ),
-    );
+    const attended = await idsOf(attendedSessionsSql(db.dialect, userId, ids));
     return ids.map((id) => attended.has(id));
   });
 

@@ -125,6 +125,21 @@ export function resultsDecision(requester: PolicyRequester, detailed: boolean): 
  */
 export type AttemptScope = { kind: 'all' } | { kind: 'ownedSessionsOrSelf'; userId: number };
 
+/** An attempt as the attempt scope sees it: its pupil and the owner of its session. */
+export interface AttemptFacts {
+  userId: number;
+  sessionOwnerId: number;
+}
+
+/** Whether detailed results may show an attempt: the scope's definition (its SQL form must agree). */
+export function inAttemptScope(scope: AttemptScope, attempt: AttemptFacts): boolean {
+  return (
+    scope.kind === 'all' ||
+    attempt.sessionOwnerId === scope.userId ||
+    attempt.userId === scope.userId
+  );
+}
+
 export function detailedAttemptScope(requester: PolicyRequester): AttemptScope | undefined {
   if (requester.kind === 'operator') return { kind: 'all' };
   if (requester.kind === 'anonymous') return undefined;
@@ -159,6 +174,18 @@ export function apiKeyManageDecision(requester: PolicyRequester, ownerId: number
  * belong to (undefined: a token is needed first).
  */
 export type GroupScope = { kind: 'all' } | { kind: 'ownedOrMember'; userId: number };
+
+export interface GroupFacts {
+  ownerId: number;
+  memberIds: readonly number[];
+}
+
+/** Whether a group is in the scope: its definition (its SQL form must agree). */
+export function inGroupScope(scope: GroupScope, group: GroupFacts): boolean {
+  return (
+    scope.kind === 'all' || group.ownerId === scope.userId || group.memberIds.includes(scope.userId)
+  );
+}
 
 export function groupScope(requester: PolicyRequester): GroupScope | undefined {
   if (requester.kind === 'operator') return { kind: 'all' };

@@ -11,6 +11,7 @@ import {
 } from './data-set.params';
 import { type SqlCondition } from './data-set.sql';
 import type { Dialect } from '../../db/dialect';
+import { quizScopeSql } from '../../db/sql/access-policy.sql';
 
 /** getQuizSet filters (contract.md §6); each is optional, at least one is required. */
 export interface QuizSetFilters {
@@ -80,17 +81,7 @@ function intervalCondition(
 
 /** The quizzes the requester may list (the policy's scope, as SQL). */
 function scopeCondition(ctx: RequestContext): SqlCondition {
-  const scope = quizScope(ctx.requester);
-  if (scope.kind === 'all') return { sql: '1 = 1', params: [] };
-  if (scope.kind === 'public') return { sql: 'q.visibility = ?', params: ['public'] };
-  return {
-    sql: `(q.visibility = ? OR q.author_id = ?
-           OR (q.visibility = ? AND q.id IN (
-                 SELECT vq.quiz_id FROM session_quizzes vq
-                   JOIN session_attendees va ON va.session_id = vq.session_id
-                  WHERE va.user_id = ?)))`,
-    params: ['public', scope.userId, 'private', scope.userId],
-  };
+  return quizScopeSql(quizScope(ctx.requester), 'q');
 }
 
 /** The WHERE conditions of the filters given; every value is checked before any SQL runs. */

@@ -9,6 +9,7 @@ import {
 } from './data-set.service';
 import { isGiven, parseBooleanParam, parseIdParam, type RawParam } from './data-set.params';
 import type { SqlCondition } from './data-set.sql';
+import { groupScopeSql } from '../../db/sql/access-policy.sql';
 
 /** getUserSet filters (contract.md §6); the AND of those given. */
 export interface UserSetFilters {
@@ -108,13 +109,7 @@ export async function getUserGroupSet(
   const scope = groupScope(ctx.requester);
   if (!scope) throw Errors.unauthenticated(ctx.operation, 'an access token is required');
   const conditions: SqlCondition[] = [];
-  if (scope.kind === 'ownedOrMember') {
-    conditions.push({
-      sql: `(g.owner_id = ?
-             OR g.id IN (SELECT m.group_id FROM user_group_members m WHERE m.user_id = ?))`,
-      params: [scope.userId, scope.userId],
-    });
-  }
+  conditions.push(groupScopeSql(scope, 'g'));
   if (isGiven(filters.search)) {
     conditions.push({
       sql: `g.name LIKE ? ${ctx.db.dialect.likeEscape}`,

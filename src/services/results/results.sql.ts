@@ -2,6 +2,7 @@ import type { AttemptScope } from '../../domain/policy/access.policy';
 import type { DataSetId } from '../data-sets/data-set.service';
 import type { SqlParam } from '../data-sets/data-set.sql';
 import { dialectNamed } from '../../db/dialect';
+import { attemptScopeSql } from '../../db/sql/access-policy.sql';
 
 const { placeholders } = dialectNamed('mysql');
 import {
@@ -86,19 +87,6 @@ function sessionFilter(request: ResultsRequest): ResultsStatement {
 }
 
 /**
- * The SQL shape of an AttemptScope (access.policy.ts, detailedAttemptScope): whether the answer
- * or attempt `row` (its user_id and session_id) is one the requester may see — in a session the
- * requester owns, or the requester's own. Undefined when the requester may see every one.
- */
-function visibleSql(scope: AttemptScope, row: string): ResultsStatement | undefined {
-  if (scope.kind === 'all') return undefined;
-  return {
-    sql: `(${row}.session_id IN (SELECT s.id FROM sessions s WHERE s.owner_id = ?) OR ${row}.user_id = ?)`,
-    params: [scope.userId, scope.userId],
-  };
-}
-
-/**
  * The CTEs down to `valued`: one row per attempt (real, or zero for includeQuizzes=all) with the
  * columns user_id, quiz_id, session_id and one DOUBLE per requested result type, named as its
  * computed_results column. Every real attempt of the request is there; a zero is added for each
@@ -139,7 +127,7 @@ function valuedCtes(
     // Detailed results (contract §7) add a zero where the requester sees no attempt, even if an
     // unseen one exists: the zeros then tell nothing of other owners' sessions.
     const zeroSessions = sessionFilter(request);
-    const seen = visibleSql(zeroScope, 'a');
+    const seen = attemptScopeSql(zeroScope, 'a');
     const seenSql = seen ? `\n                        AND ${seen.sql}` : '';
     sql += `
   UNION ALL
@@ -195,7 +183,7 @@ function detailedStatement(
   const valued = valuedCtes(family, request, scope);
   const params: SqlParam[] = [...valued.params, dataSetId];
   let where = '';
-  const seen = visibleSql(scope, 'v');
+  const seen = attemptScopeSql(scope, 'v');
   if (seen) {
     // A real attempt always has a session: NULL marks the zeros.
     where = `

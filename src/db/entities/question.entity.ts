@@ -24,7 +24,7 @@ export class Question {
   @Column({ type: 'int' })
   quizId!: number;
 
-  @ManyToOne(() => Quiz, (quiz) => quiz.questions, { onDelete: 'CASCADE' })
+  @ManyToOne(() => Quiz, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'quiz_id' })
   quiz?: Relation<Quiz>;
 

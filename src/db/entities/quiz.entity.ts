@@ -11,7 +11,6 @@ import {
 } from 'typeorm';
 import { bool, datetime } from '../column-types';
 import { User } from './user.entity';
-import { Question } from './question.entity';
 
 export const QUIZ_VISIBILITIES = ['public', 'private', 'draft'] as const;
 export type QuizVisibility = (typeof QUIZ_VISIBILITIES)[number];
@@ -55,9 +54,6 @@ export class Quiz {
 
   @Column(datetime())
   lastChangeDate!: Date;
-
-  @OneToMany(() => Question, (question) => question.quiz)
-  questions?: Relation<Question[]>;
 
   @OneToMany(() => QuizTag, (tag) => tag.quiz)
   tags?: Relation<QuizTag[]>;

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { Errors } from '../../errors';
-import { countQuery } from '../attributes/count.query';
+import { countAttribute } from '../../db/sql/attribute-counts.sql';
 import {
   QUIZ_ATTRIBUTE_NAMES,
   isQuizAttributeName,
@@ -8,7 +8,6 @@ import {
   isQuizRequesterField,
   type QuizAttribute,
   type QuizAttributeName,
-  type QuizCountAttributeName,
   type QuizField,
   type QuizFieldAttributeOf,
   type QuizFieldValues,
@@ -30,14 +29,6 @@ function checkedAttributeName(ctx: RequestContext, attributeName: string): QuizA
   }
   return attributeName;
 }
-
-/** One statement each, answered from indexes (sessions by quiz, answers by quiz, flags by quiz). */
-const QUIZ_COUNT_SQL: Readonly<Record<QuizCountAttributeName, string>> = {
-  nbSessions: 'SELECT COUNT(DISTINCT session_id) AS n FROM session_quizzes WHERE quiz_id = ?',
-  nbPlayers: 'SELECT COUNT(DISTINCT user_id) AS n FROM answers WHERE quiz_id = ?',
-  // (user, quiz) is the key of the flags, so each row is a distinct user.
-  nbFavorites: 'SELECT COUNT(*) AS n FROM user_quiz_flags WHERE quiz_id = ? AND favorite = 1',
-};
 
 type RequesterFields = NonNullable<QuizView['requesterFields']>;
 
@@ -84,7 +75,7 @@ export async function getQuizAttribute(
   const name = checkedAttributeName(ctx, attributeName);
   const view = await getQuiz(ctx, quizId);
   if (!isQuizField(name)) {
-    const itemValue = await countQuery(ctx.db.read, QUIZ_COUNT_SQL[name], [quizId]);
+    const itemValue = await countAttribute(ctx.db.read, 'quiz', name, quizId);
     return { itemType: 'quiz', itemId: quizId, itemName: name, itemValue };
   }
   if (!isQuizRequesterField(name)) return PUBLIC_FIELDS[name](view);

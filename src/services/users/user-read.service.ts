@@ -2,14 +2,13 @@ import type { RequestContext } from '../../context/request-context';
 import type { User } from '../../db/entities';
 import { operationDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import { countQuery } from '../attributes/count.query';
+import { countAttribute } from '../../db/sql/attribute-counts.sql';
 import {
   USER_ATTRIBUTE_NAMES,
   isUserAttributeName,
   isUserDetailAttributeName,
   type UserAttribute,
   type UserAttributeName,
-  type UserCountAttributeName,
 } from '../attributes/item-attribute';
 import { userView, type UserView } from './user.views';
 
@@ -40,14 +39,6 @@ function checkedAttributeName(ctx: RequestContext, attributeName: string): UserA
   }
   return attributeName;
 }
-
-/** Both counts are one statement each, answered from indexes (quiz author, answers by quiz, session owner). */
-const USER_COUNT_SQL: Readonly<Record<UserCountAttributeName, string>> = {
-  popularity: `SELECT COUNT(DISTINCT a.user_id) AS n
-                 FROM quizzes q JOIN answers a ON a.quiz_id = q.id
-                WHERE q.author_id = ?`,
-  influence: 'SELECT COUNT(*) AS n FROM sessions WHERE owner_id = ?',
-};
 
 /**
  * getUserAttribute: needs a token (spec §5.2); the details need the right to see them (403
@@ -85,6 +76,6 @@ export async function getUserAttribute(
           : details.pictureUrl;
     return { itemType: 'user', itemId: userId, itemName: name, itemValue };
   }
-  const itemValue = await countQuery(ctx.db.read, USER_COUNT_SQL[name], [userId]);
+  const itemValue = await countAttribute(ctx.db.read, 'user', name, userId);
   return { itemType: 'user', itemId: userId, itemName: name, itemValue };
 }

@@ -1,0 +1,55 @@
+import type { DataSource } from 'typeorm';
+import type { ApiKey } from '../entities';
+
+/** What the credentials check reads of a stored key. */
+export type StoredKey = Pick<ApiKey, 'id' | 'host' | 'revokedAt'>;
+
+/** A token as authenticateRequest reads it; expiresAt in milliseconds since the epoch. */
+export interface StoredToken {
+  userId: number;
+  apiKeyId: number;
+  expiresAt: number;
+}
+
+/** A datetime column read by a raw query: a Date from mysql2, UTC text from SQLite. */
+function epochMillis(value: unknown): number {
+  if (value instanceof Date) return value.getTime();
+  return Date.parse(`${String(value).replace(' ', 'T')}Z`);
+}
+
+/**
+ * The key and the token a request presents, by their hashes, in one statement: every request
+ * makes this lookup. The token is read whichever key it was issued for; the caller decides what
+ * to believe.
+ */
+export async function findCredentials(
+  handle: DataSource,
+  keyHash: string,
+  tokenHash: string | null,
+): Promise<{ key: StoredKey | null; token: StoredToken | null }> {
+  const rows = (await handle.query(
+    `SELECT k.id AS key_id, k.host AS key_host, k.revoked_at AS key_revoked_at,
+            t.user_id AS token_user_id, t.api_key_id AS token_api_key_id,
+            t.expires_at AS token_expires_at
+       FROM api_keys k
+       LEFT JOIN access_tokens t ON t.token_hash = ?
+      WHERE k.key_hash = ?`,
+    [tokenHash, keyHash],
+  )) as Record<string, unknown>[];
+  const [row] = rows;
+  if (!row) return { key: null, token: null };
+  const key = {
+    id: Number(row.key_id),
+    host: String(row.key_host),
+    revokedAt: row.key_revoked_at === null ? null : new Date(epochMillis(row.key_revoked_at)),
+  };
+  const token =
+    row.token_user_id === null
+      ? null
+      : {
+          userId: Number(row.token_user_id),
+          apiKeyId: Number(row.token_api_key_id),
+          expiresAt: epochMillis(row.token_expires_at),
+        };
+  return { key, token };
+}

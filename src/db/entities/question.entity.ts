@@ -11,8 +11,9 @@ import type { QuestionType } from '../../domain/questions/question-types';
 import { bool } from '../column-types';
 import { Quiz } from './quiz.entity';
 
-export const MEDIA_TYPES = ['video', 'youtube', 'image', 'sound', 'document'] as const;
-export type MediaType = (typeof MEDIA_TYPES)[number];
+import type { MediaType } from '../../domain/quizzes/quiz-vocabulary';
+
+export { MEDIA_TYPES, type MediaType } from '../../domain/quizzes/quiz-vocabulary';
 
 @Entity('questions')
 /** A quiz's questions are read in order; (quiz, position) is also the natural key bulk loads use. */

@@ -12,8 +12,9 @@ import {
 import { bool, datetime } from '../column-types';
 import { User } from './user.entity';
 
-export const QUIZ_VISIBILITIES = ['public', 'private', 'draft'] as const;
-export type QuizVisibility = (typeof QUIZ_VISIBILITIES)[number];
+import type { QuizVisibility } from '../../domain/quizzes/quiz-vocabulary';
+
+export { QUIZ_VISIBILITIES, type QuizVisibility } from '../../domain/quizzes/quiz-vocabulary';
 
 @Entity('quizzes')
 /** Quiz sets filter by visibility with a date interval (anonymous requesters see public only). */

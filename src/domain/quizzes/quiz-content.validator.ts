@@ -1,5 +1,9 @@
-import { MEDIA_TYPES, type MediaType } from '../../db/entities/question.entity';
-import { QUIZ_VISIBILITIES, type QuizVisibility } from '../../db/entities/quiz.entity';
+import {
+  MEDIA_TYPES,
+  QUIZ_VISIBILITIES,
+  type MediaType,
+  type QuizVisibility,
+} from './quiz-vocabulary';
 import {
   QUESTION_TYPES,
   TOLERANCES,

@@ -8,7 +8,7 @@ import { createDataSet, getPage } from '../../src/services/data-sets/data-set.se
 import type { ResultRow } from '../../src/services/data-sets/data-set.types';
 import { computedResultItems } from '../../src/services/data-sets/data-set.views';
 import { parseResultsRequest } from '../../src/services/results/result-parameters';
-import { RESULT_TYPES } from '../../src/services/results/result-types';
+import { RESULT_TYPES } from '../../src/services/results/result-types.registry';
 import { getResults, resultsScope } from '../../src/services/results/results.service';
 import { selectResults } from '../../src/services/results/results.sql';
 import { BACKENDS, openBackend } from '../helpers/database';

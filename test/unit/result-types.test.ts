@@ -3,7 +3,7 @@ import { roundedSql } from '../../src/db/sql/rounding.sql';
 import { DATA_SET_KINDS } from '../../src/services/data-sets/data-set.kinds';
 import { membersInsert } from '../../src/services/data-sets/data-set.store';
 import { computedResultItems } from '../../src/services/data-sets/data-set.views';
-import { AGGREGATION_FUNCTIONS } from '../../src/services/results/result-aggregations';
+import { AGGREGATION_FUNCTIONS } from '../../src/services/results/aggregation-functions.registry';
 import {
   parseResultsRequest,
   resultsParametersJson,
@@ -13,7 +13,7 @@ import {
   RESULT_TYPE_REGISTRY,
   RESULT_TYPES,
   type AttemptMeasureName,
-} from '../../src/services/results/result-types';
+} from '../../src/services/results/result-types.registry';
 import { resultsQuery, selectResults } from '../../src/services/results/results.sql';
 
 /**

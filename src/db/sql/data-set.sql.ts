@@ -1,6 +1,6 @@
 import type { DataSet } from '../entities/data-set.entity';
 import type { Dialect, SqlDate } from '../dialect';
-import type { RowsQuery } from './rows-query';
+import type { RowsQuery } from './rows-query.sql';
 import type { SqlFragment, SqlParam } from './sql-fragment';
 
 /**

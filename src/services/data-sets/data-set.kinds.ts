@@ -1,7 +1,7 @@
 import { toNumber } from '../../db/dialect';
 import type { DataSetItemType } from '../../db/entities/data-set.entity';
 import type { MembersTable } from '../../db/sql/data-set.sql';
-import { RESULT_COLUMNS } from '../results/result-types';
+import { RESULT_COLUMNS } from '../results/result-types.registry';
 import type { DataSetPage, ResultRow } from './data-set.types';
 
 /**

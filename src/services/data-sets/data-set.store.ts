@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context/request-context';
 import { expiryIn } from '../../db/column-types';
 import { DataSet, type DataSetItemType } from '../../db/entities/data-set.entity';
 import { idMembers } from '../../db/sql/data-set.sql';
-import { insertStatement, type RowsQuery } from '../../db/sql/rows-query';
+import { insertStatement, type RowsQuery } from '../../db/sql/rows-query.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import { dataSetOwner } from '../../domain/policy/access.policy';
 import { rememberDataSet } from './data-set.cache';

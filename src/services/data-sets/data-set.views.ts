@@ -6,7 +6,7 @@ import type { DataSetItemType } from '../../db/entities/data-set.entity';
 import type { DataSetPage } from './data-set.types';
 import { toNumber } from '../../db/dialect';
 import { storedResultsShape } from '../results/result-parameters';
-import { resultTypeDefinition, type ResultType } from '../results/result-types';
+import { resultTypeDefinition, type ResultType } from '../results/result-types.registry';
 
 /**
  * The items of a page as the requester may see them, for both transports: the view column of

@@ -7,7 +7,7 @@ import {
   resultTypeDefinition,
   type AttemptMeasure,
   type AttemptMeasureName,
-} from './result-types';
+} from './result-types.registry';
 
 /**
  * The stages every results query starts with (CTEs), built from the result type registry:

@@ -1,15 +1,15 @@
 import { Errors } from '../../errors';
 import { isGiven, parseIdParam, type RawParam } from '../data-sets/data-set.params';
-import { AGGREGATION_FUNCTIONS, type AggregationFunction } from './result-aggregations';
-import { isResultType, RESULT_TYPES, type ResultType } from './result-types';
+import { AGGREGATION_FUNCTIONS, type AggregationFunction } from './aggregation-functions.registry';
+import { isResultType, RESULT_TYPES, type ResultType } from './result-types.registry';
 
 /**
  * The parameters of getResults (contract.md §7): parsed from what either transport hands over,
  * and kept as JSON in data_sets.parameters so that every page of a result set reads alike.
  */
 
-export { AGGREGATION_FUNCTIONS, type AggregationFunction } from './result-aggregations';
-export { RESULT_TYPES, type ResultType } from './result-types';
+export { AGGREGATION_FUNCTIONS, type AggregationFunction } from './aggregation-functions.registry';
+export { RESULT_TYPES, type ResultType } from './result-types.registry';
 
 export const GROUP_BY = ['user', 'quiz'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];

@@ -1,6 +1,6 @@
 import type { Dialect } from '../../db/dialect';
 import { roundedSql } from '../../db/sql/rounding.sql';
-import { selectStatement, type QueryColumn, type RowsQuery } from '../../db/sql/rows-query';
+import { selectStatement, type QueryColumn, type RowsQuery } from '../../db/sql/rows-query.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import type { AttemptScope } from '../../domain/policy/access.policy';
 import { valuedStages, visibleSql } from './result-attempts.sql';
@@ -9,9 +9,9 @@ import {
   aggregationDefinition,
   type AggregationDefinition,
   type AggregationFunction,
-} from './result-aggregations';
+} from './aggregation-functions.registry';
 import type { ResultsRequest } from './result-parameters';
-import { resultTypeDefinition, type ResultTypeDefinition } from './result-types';
+import { resultTypeDefinition, type ResultTypeDefinition } from './result-types.registry';
 
 /**
  * The query that computes results inside the database (contract.md §7), from the registries of

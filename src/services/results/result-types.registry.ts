@@ -1,12 +1,13 @@
 import type { Dialect } from '../../db/dialect';
-import type { AggregationFunction } from './result-aggregations';
+import type { AggregationFunction } from './aggregation-functions.registry';
 
 /**
  * The registry of result types (contract.md §7): each statistic of an attempt is defined here
  * once. The parameter parser takes its names from here, the SQL builder its measures and
  * expressions, the set store and the views its computed_results column, and the API's enums
- * and documentation its names. A new result type is one entry (and, storage being one column
- * per type, one computed_results column).
+ * and documentation its names. A new result type is one entry here; outside, only what declares
+ * one column or field per type: its computed_results column (entity and migrations) and its
+ * field of the GraphQL ComputedResult type.
  */
 
 /**
@@ -54,7 +55,7 @@ export interface ResultTypeDefinition {
    */
   value(dialect: Dialect): string;
   readsQuiz?: boolean;
-  /** An aggregation that differs from the generic one (result-aggregations.ts), over `x`. */
+  /** An aggregation that differs from the generic one (aggregation-functions.registry.ts), over `x`. */
   aggregate?: Partial<Record<AggregationFunction, (x: string) => string>>;
 }
 

@@ -44,6 +44,14 @@ export interface Dialect {
   likePrefix(text: string): string;
   /** A boolean as a statement parameter. */
   bool(value: boolean | null): number | null;
+  /**
+   * Whether writers may send several statements in one exchange (Database.batches), carrying
+   * values between them in session variables: MySQL/MariaDB. Elsewhere a writer runs its
+   * statements one at a time inside Database.exclusive.
+   */
+  readonly statementBatches: boolean;
+  /** The id the last INSERT of this connection generated, as an SQL expression. */
+  readonly lastInsertId: string;
 }
 
 const common = {
@@ -62,6 +70,8 @@ const MYSQL: Dialect = {
   secondsBetween: (from, to) => `TIMESTAMPDIFF(SECOND, ${from}, ${to})`,
   integer: (sql) => `CAST(${sql} AS SIGNED)`,
   integerDivide: (dividend, divisor) => `(${dividend} DIV ${divisor})`,
+  statementBatches: true,
+  lastInsertId: 'LAST_INSERT_ID()',
 };
 
 const SQLITE: Dialect = {
@@ -72,6 +82,8 @@ const SQLITE: Dialect = {
     `CAST(strftime('%s', ${to}) AS INTEGER) - CAST(strftime('%s', ${from}) AS INTEGER)`,
   integer: (sql) => `CAST(${sql} AS INTEGER)`,
   integerDivide: (dividend, divisor) => `(${dividend} / ${divisor})`,
+  statementBatches: false,
+  lastInsertId: 'last_insert_rowid()',
 };
 
 export function dialectNamed(name: DialectName): Dialect {

@@ -10,7 +10,9 @@ import { generateData } from '../../src/data/generate/synthetic-data';
 import { DataSet } from '../../src/db/entities';
 import type { AttemptScope } from '../../src/domain/policy/access.policy';
 import { parseResultsRequest } from '../../src/services/results/result-parameters';
-import { resultsInsertStatement } from '../../src/services/results/results.sql';
+import { resultsQuery } from '../../src/services/results/results.sql';
+import { membersInsert } from '../../src/services/data-sets/data-set.store';
+import { dialectNamed } from '../../src/db/dialect';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend, openTestDatabase } from '../helpers/database';
@@ -765,7 +767,8 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
             groupBy: aggregationFunctions ? 'user' : undefined,
             includeQuizzes: 'all',
           });
-          const { sql, params } = resultsInsertStatement('mysql', request, 0, scope);
+          const query = resultsQuery(request, dialectNamed('mysql'), scope);
+          const { sql, params } = membersInsert('computedResult', 0, query);
           const plan = (await opened.dataSource.query(`EXPLAIN ${sql}`, params)) as {
             table: string | null;
             type: string | null;

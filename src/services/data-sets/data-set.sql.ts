@@ -1,12 +1,8 @@
-import type { SqlVariable } from '../../db/statement-batches';
+import type { SqlFragment } from '../../db/sql/sql-fragment';
 
-/** Statement fragments shared by the set builders; dialect differences live in db/dialect.ts. */
+/** Statement fragments of the set builders; the statements themselves live in src/db/sql. */
 
-/** A session variable only in statements that run on MySQL/MariaDB (see withStatementBatches). */
-export type SqlParam = string | number | Date | null | SqlVariable;
+export type { SqlParam } from '../../db/sql/sql-fragment';
 
 /** A WHERE fragment and its parameters, in placeholder order. */
-export interface SqlCondition {
-  sql: string;
-  params: SqlParam[];
-}
+export type SqlCondition = SqlFragment;

@@ -2,13 +2,16 @@ import type { RequestContext } from '../../context/request-context';
 import { readableQuizzes } from '../quizzes/quiz.service';
 import { quizView, type QuizView } from '../quizzes/quiz.views';
 import { userView, type UserView } from '../users/user.views';
-import type { DataSetPage } from './data-set.service';
+import type { DataSetItemType } from '../../db/entities/data-set.entity';
+import type { DataSetPage } from './data-set.types';
 import { toNumber } from '../../db/dialect';
-import { RESULT_COLUMNS, storedResultsShape, type ResultType } from '../results/result-parameters';
+import { storedResultsShape } from '../results/result-parameters';
+import { resultTypeDefinition, type ResultType } from '../results/result-types.registry';
 
 /**
- * The items of a page as the requester may see them, for both transports. Every read is
- * batched over the whole page, so a page costs the same number of statements at any size.
+ * The items of a page as the requester may see them, for both transports: the view column of
+ * the data set kinds (data-set.kinds.ts), one entry per item type. Every read is batched over
+ * the whole page, so a page costs the same number of statements at any size.
  */
 
 export interface UserGroupView {
@@ -107,10 +110,25 @@ export function computedResultItems(
       quizId: numberOrNull(row.quiz_id),
       sessionId: numberOrNull(row.session_id),
       aggregationFunction,
-      values: resultTypes.map((type) => ({ type, value: numberOrNull(row[RESULT_COLUMNS[type]]) })),
+      values: resultTypes.map((type) => ({
+        type,
+        value: numberOrNull(row[resultTypeDefinition(type).column]),
+      })),
     };
   });
 }
+
+type ItemsOf<K extends DataSetItemType> = Extract<DataSetPageView, { itemType: K }>['items'];
+
+/** The items of a page, by item type. */
+const ITEM_VIEWS: {
+  [K in DataSetItemType]: (ctx: RequestContext, page: DataSetPage) => Promise<ItemsOf<K>>;
+} = {
+  user: (ctx, page) => userItems(ctx, page.itemIds),
+  quiz: (ctx, page) => quizItems(ctx, page.itemIds),
+  userGroup: (ctx, page) => userGroupItems(ctx, page.itemIds),
+  computedResult: (_ctx, page) => Promise.resolve(computedResultItems(page)),
+};
 
 /** A page with its items, by item type. */
 export async function dataSetPageView(
@@ -124,18 +142,7 @@ export async function dataSetPageView(
     totalNumberOfItems: page.totalNumberOfItems,
     currentPageIndex: page.currentPageIndex,
   };
-  switch (page.itemType) {
-    case 'user':
-      return { ...meta, itemType: 'user', items: await userItems(ctx, page.itemIds) };
-    case 'quiz':
-      return { ...meta, itemType: 'quiz', items: await quizItems(ctx, page.itemIds) };
-    case 'userGroup':
-      return { ...meta, itemType: 'userGroup', items: await userGroupItems(ctx, page.itemIds) };
-    case 'computedResult':
-      return {
-        ...meta,
-        itemType: 'computedResult',
-        items: computedResultItems(page),
-      };
-  }
+  const items = await ITEM_VIEWS[page.itemType](ctx, page);
+  // The table gives each item type its own items; TypeScript cannot pair them up by itself.
+  return { ...meta, itemType: page.itemType, items } as DataSetPageView;
 }

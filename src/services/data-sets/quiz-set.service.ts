@@ -1,7 +1,8 @@
 import type { RequestContext } from '../../context/request-context';
 import { quizScope } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import { createDataSet, type DataSetOptions, type DataSetPage } from './data-set.service';
+import { createDataSet } from './data-set.store';
+import type { DataSetOptions, DataSetPage } from './data-set.types';
 import {
   isGiven,
   parseDateInterval,

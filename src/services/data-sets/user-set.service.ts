@@ -1,12 +1,9 @@
 import type { RequestContext } from '../../context/request-context';
 import { groupScope } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import {
-  createDataSet,
-  requireReadableDataSet,
-  type DataSetOptions,
-  type DataSetPage,
-} from './data-set.service';
+import { requireReadableDataSet } from './data-set.access';
+import { createDataSet } from './data-set.store';
+import type { DataSetOptions, DataSetPage } from './data-set.types';
 import { isGiven, parseBooleanParam, parseIdParam, type RawParam } from './data-set.params';
 import type { SqlCondition } from './data-set.sql';
 import { groupScopeSql } from '../../db/sql/access-policy.sql';

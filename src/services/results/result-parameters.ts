@@ -1,29 +1,15 @@
 import { Errors } from '../../errors';
 import { isGiven, parseIdParam, type RawParam } from '../data-sets/data-set.params';
+import { AGGREGATION_FUNCTIONS, type AggregationFunction } from './aggregation-functions.registry';
+import { isResultType, RESULT_TYPES, type ResultType } from './result-types.registry';
 
 /**
  * The parameters of getResults (contract.md §7): parsed from what either transport hands over,
  * and kept as JSON in data_sets.parameters so that every page of a result set reads alike.
  */
 
-export const RESULT_TYPES = [
-  'nbGoodAnswers',
-  'goodAnswersPercent',
-  'percentile',
-  'nbAnswers',
-  'duration',
-] as const;
-export type ResultType = (typeof RESULT_TYPES)[number];
-
-export const AGGREGATION_FUNCTIONS = [
-  'min',
-  'max',
-  'average',
-  'median',
-  'stddev',
-  'count',
-] as const;
-export type AggregationFunction = (typeof AGGREGATION_FUNCTIONS)[number];
+export { AGGREGATION_FUNCTIONS, type AggregationFunction } from './aggregation-functions.registry';
+export { RESULT_TYPES, type ResultType } from './result-types.registry';
 
 export const GROUP_BY = ['user', 'quiz'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
@@ -33,15 +19,6 @@ export type IncludeQuizzes = (typeof INCLUDE_QUIZZES)[number];
 
 /** Sessions one request may name: each is a bound parameter of the statement. */
 export const MAX_SESSION_IDS = 1000;
-
-/** The computed_results column of each result type. */
-export const RESULT_COLUMNS: Readonly<Record<ResultType, string>> = {
-  nbGoodAnswers: 'nb_good_answers',
-  goodAnswersPercent: 'good_answers_percent',
-  percentile: 'percentile',
-  nbAnswers: 'nb_answers',
-  duration: 'duration',
-};
 
 /** A list parameter: comma-separated text (REST) or an array (GraphQL). */
 export type RawListParam = RawParam | readonly (string | number)[];
@@ -254,9 +231,7 @@ export function storedResultsShape(parameters: string | null): StoredResultsShap
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { resultTypes, groupBy } = parsed as { resultTypes?: unknown; groupBy?: unknown };
   if (!Array.isArray(resultTypes)) return undefined;
-  const types = resultTypes.filter((type): type is ResultType =>
-    (RESULT_TYPES as readonly unknown[]).includes(type),
-  );
+  const types = resultTypes.filter(isResultType);
   if (types.length === 0) return undefined;
   return {
     resultTypes: [...new Set(types)],

@@ -5,25 +5,19 @@ import {
   type AttemptScope,
 } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import {
-  createDataSetWith,
-  requireReadableDataSets,
-  type DataSetPage,
-} from '../data-sets/data-set.service';
+import { requireReadableDataSets } from '../data-sets/data-set.access';
 import { parsePageSize } from '../data-sets/data-set.params';
+import { createDataSetFrom } from '../data-sets/data-set.store';
+import type { DataSetPage } from '../data-sets/data-set.types';
 import {
   parseResultsRequest,
   resultsParametersJson,
   type RawResultsParams,
   type ResultsOptions,
 } from './result-parameters';
-import { resultsInsertStatement, type SqlFamily } from './results.sql';
+import { resultsQuery } from './results.sql';
 
 export type { RawResultsParams } from './result-parameters';
-
-export function sqlFamily(ctx: Pick<RequestContext, 'db'>): SqlFamily {
-  return ctx.db.dialect.name;
-}
 
 /**
  * The attempts results may cover for the requester: every attempt for aggregated results; for
@@ -78,14 +72,8 @@ export async function getResults(ctx: RequestContext, raw: RawResultsParams): Pr
       }
     },
   );
-  const family = sqlFamily(ctx);
-  return createDataSetWith(
-    ctx,
-    'computedResult',
-    (dataSetId) => resultsInsertStatement(family, request, dataSetId, scope),
-    {
-      numberOfItemsPerPage: raw.numberOfItemsPerPage,
-      parameters: resultsParametersJson(request),
-    },
-  );
+  return createDataSetFrom(ctx, 'computedResult', resultsQuery(request, ctx.db.dialect, scope), {
+    numberOfItemsPerPage: raw.numberOfItemsPerPage,
+    parameters: resultsParametersJson(request),
+  });
 }

@@ -1,0 +1,155 @@
+/** One tier of the benchmark: every case, every transport, interleaved; medians and memory. */
+import mysql from 'mysql2/promise';
+import {
+  COMPARE_JS,
+  log,
+  median,
+  mysqlUri,
+  RUNS,
+  SHAPE_LABEL,
+  SHAPES,
+  timed,
+  WARM_UP,
+  type Case,
+  type Row,
+  type Shape,
+  type Tier,
+  type Transport,
+} from './results-bench.config';
+import { explainTierM } from './results-bench.explain';
+import { compare, floorRun, stmtRun } from './results-bench.floor';
+import { startService } from './results-bench.process';
+import { graphqlGetResults, restGetResults } from './results-bench.requests';
+import { prepareTier } from './results-bench.tiers';
+
+export interface TierReport {
+  tier: Tier;
+  rows: Row[];
+  mismatches: string[];
+  peakMb: number;
+  bigCaseMb?: { mb: number; exact: boolean };
+  idleMb: number;
+  answers: number;
+  explainOk?: boolean;
+  /** Median of a request on the empty user set, per transport: what no request goes below. */
+  fixedMs: Record<'REST' | 'GraphQL', number>;
+}
+
+export async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<TierReport> {
+  const p = await prepareTier(tier);
+  const conn = await mysql.createConnection({ uri: mysqlUri(tier.db), timezone: 'Z' });
+  const explainOk = explain ? await explainTierM(conn, p) : undefined;
+  const service = await startService(mainJs, tier.db);
+  const compared = COMPARE_JS ? await startService(COMPARE_JS, tier.db) : undefined;
+  const idleMb = service.rss.currentMb();
+  const rows: Row[] = [];
+  const mismatches: string[] = [];
+  let bigCaseMb: { mb: number; exact: boolean } | undefined;
+  const fixedMs = { REST: NaN, GraphQL: NaN };
+  try {
+    // The first requests of a fresh process run unoptimized code: warm it before timing anything.
+    const smallest: Case = {
+      userSetId: p.userSets.get(tier.userSizes[0] as number) as number,
+      quizSetId: p.quizSets.get(tier.quizSizes[0] as number) as number,
+      shape: 'detailed',
+    };
+    for (let i = 0; i < WARM_UP; i += 1) {
+      const shape = SHAPES[i % SHAPES.length] as Shape;
+      for (const warmed of compared ? [service, compared] : [service]) {
+        await restGetResults(warmed, p, { ...smallest, shape });
+        await graphqlGetResults(warmed, p, { ...smallest, shape });
+      }
+    }
+    // The fixed cost of a request: results of an empty user set still authenticate, write and
+    // commit a set, and go through HTTP and the transport, but compute nothing.
+    const empty: Case = { ...smallest, userSetId: p.emptyUserSetId };
+    const fixedTimes = { REST: [] as number[], GraphQL: [] as number[] };
+    for (let i = 0; i < 3 * RUNS; i += 1) {
+      fixedTimes.REST.push((await timed(() => restGetResults(service, p, empty))).ms);
+      fixedTimes.GraphQL.push((await timed(() => graphqlGetResults(service, p, empty))).ms);
+    }
+    fixedMs.REST = median(fixedTimes.REST);
+    fixedMs.GraphQL = median(fixedTimes.GraphQL);
+    log(
+      `tier ${tier.name} fixed cost (empty user set): REST ${fixedMs.REST.toFixed(1)} ms, GraphQL ${fixedMs.GraphQL.toFixed(1)} ms`,
+    );
+    for (const users of tier.userSizes) {
+      for (const quizzes of tier.quizSizes) {
+        const big = users === 10000 && quizzes === 100;
+        if (big) service.rss.startWindow();
+        for (const shape of SHAPES) {
+          const c: Case = {
+            userSetId: p.userSets.get(users) as number,
+            quizSetId: p.quizSets.get(quizzes) as number,
+            shape,
+          };
+          const runners: Partial<Record<Transport, () => Promise<number>>> = {
+            floor: async () => (await timed(() => floorRun(conn, c, p.requesterId))).ms,
+            REST: async () => (await timed(() => restGetResults(service, p, c))).ms,
+            GraphQL: async () => (await timed(() => graphqlGetResults(service, p, c))).ms,
+            stmt: () => stmtRun(conn, c, p.requesterId),
+          };
+          if (compared) {
+            runners.compareREST = async () =>
+              (await timed(() => restGetResults(compared, p, c))).ms;
+            runners.compareGraphQL = async () =>
+              (await timed(() => graphqlGetResults(compared, p, c))).ms;
+          }
+          const transports = Object.keys(runners) as Transport[];
+          // Warm-up (every runner once), and a check that the floor computes the service's rows.
+          const floorRows = await floorRun(conn, c, p.requesterId);
+          const restPage = await restGetResults(service, p, c);
+          for (const t of transports) if (t !== 'floor' && t !== 'REST') await runners[t]?.();
+          const problem = compare(c, restPage, floorRows);
+          if (problem) {
+            mismatches.push(
+              `tier ${tier.name} ${users}×${quizzes} ${SHAPE_LABEL[shape]}: ${problem}`,
+            );
+          }
+          const times = new Map<Transport, number[]>(transports.map((t) => [t, []]));
+          for (let i = 0; i < RUNS; i += 1) {
+            for (const t of transports) {
+              const runner = runners[t];
+              if (runner) times.get(t)?.push(await runner());
+            }
+          }
+          const floorMs = median(times.get('floor') ?? []);
+          for (const t of transports) {
+            const ms = median(times.get(t) ?? []);
+            rows.push({
+              tier: tier.name,
+              users,
+              quizzes,
+              shape,
+              transport: t,
+              medianMs: ms,
+              ratio: ms / floorMs,
+            });
+          }
+          log(
+            `tier ${tier.name} ${users}×${quizzes} ${SHAPE_LABEL[shape]} (${floorRows.length} rows): ${transports
+              .map((t) => `${t} ${median(times.get(t) ?? []).toFixed(1)} ms`)
+              .join(', ')}`,
+          );
+        }
+        if (big) bigCaseMb = service.rss.windowPeakMb();
+      }
+    }
+  } finally {
+    await conn.end();
+  }
+  const peakMb = service.rss.overallPeakMb();
+  await service.stop();
+  await compared?.stop();
+  return {
+    tier,
+    rows,
+    mismatches,
+    peakMb,
+    bigCaseMb,
+    idleMb,
+    answers: p.answers,
+    explainOk,
+    fixedMs,
+  };
+}

@@ -1,0 +1,120 @@
+/** The benchmark databases: a generated tier, its requester, credentials and sets. */
+import mysql from 'mysql2/promise';
+import { loadConfig } from '../../src/config/config';
+import { generateData } from '../../src/data/generate/synthetic-data';
+import { loadData } from '../../src/data/import/bulk-loader';
+import { openDatabase } from '../../src/db/data-source';
+import { createTestApiKey, createTestToken } from '../helpers/credentials';
+import {
+  FAR_FUTURE,
+  log,
+  mysqlUri,
+  PAGE_SIZE,
+  REUSE,
+  SERVER,
+  timed,
+  type Tier,
+} from './results-bench.config';
+
+export async function tierIsLoaded(tier: Tier): Promise<boolean> {
+  const admin = await mysql.createConnection({ uri: mysqlUri() });
+  try {
+    const [dbs] = await admin.query<mysql.RowDataPacket[]>('SHOW DATABASES LIKE ?', [tier.db]);
+    if (dbs.length === 0) return false;
+    const [users] = await admin.query<mysql.RowDataPacket[]>(
+      `SELECT (SELECT COUNT(*) FROM ${tier.db}.users) AS users, (SELECT COUNT(*) FROM ${tier.db}.answers) AS answers`,
+    );
+    return Number(users[0]?.users) === tier.generate.users && Number(users[0]?.answers) > 0;
+  } catch {
+    return false;
+  } finally {
+    await admin.end();
+  }
+}
+
+export interface Prepared {
+  requesterId: number;
+  apiKey: string;
+  token: string;
+  userSets: Map<number, number>;
+  quizSets: Map<number, number>;
+  /** A user set without members: its results cost only what every request costs. */
+  emptyUserSetId: number;
+  answers: number;
+}
+
+/** Generates the tier (unless reused), then the requester, its credentials and its sets. */
+export async function prepareTier(tier: Tier): Promise<Prepared> {
+  const reuse = REUSE && (await tierIsLoaded(tier));
+  if (!reuse) {
+    const admin = await mysql.createConnection({ uri: mysqlUri() });
+    await admin.query(`DROP DATABASE IF EXISTS ${tier.db}`);
+    await admin.query(
+      `CREATE DATABASE ${tier.db} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
+    await admin.end();
+  }
+  const config = loadConfig({ DATABASE_URL: `${SERVER}/${tier.db}`, NODE_ENV: 'test' });
+  const dataSource = await openDatabase(config.database);
+  try {
+    if (!reuse) {
+      const { ms } = await timed(() => loadData(dataSource, generateData(tier.generate).source));
+      log(`tier ${tier.name}: generated and loaded in ${(ms / 1000).toFixed(1)} s`);
+    } else {
+      log(`tier ${tier.name}: reusing ${tier.db}`);
+    }
+    const [{ id: requesterId }] = (await dataSource.query('SELECT MIN(id) AS id FROM users')) as {
+      id: number;
+    }[];
+    // The requester owns every session: detailed results then hold every attempt of the sets.
+    await dataSource.query('UPDATE sessions SET owner_id = ?', [requesterId]);
+    const key = await createTestApiKey(dataSource, 'localhost');
+    const token = await createTestToken(dataSource, requesterId, key.id);
+
+    const makeSet = async (itemType: 'user' | 'quiz', size: number): Promise<number> => {
+      const inserted = (await dataSource.query(
+        `INSERT INTO data_sets (item_type, owner_user_id, owner_api_key_id, total_number_of_items,
+                                number_of_items_per_page, parameters, expires_at)
+         VALUES (?, ?, NULL, 0, ?, NULL, ?)`,
+        [itemType, requesterId, PAGE_SIZE, FAR_FUTURE],
+      )) as { insertId: number };
+      const id = inserted.insertId;
+      const members =
+        itemType === 'user'
+          ? `SELECT id FROM users ORDER BY can_create_private_quizzes, id LIMIT ${size}`
+          : `SELECT id FROM quizzes ORDER BY id LIMIT ${size}`;
+      await dataSource.query(
+        `INSERT INTO data_set_items (data_set_id, position, item_id)
+         SELECT ?, ROW_NUMBER() OVER (ORDER BY m.id), m.id FROM (${members}) m`,
+        [id],
+      );
+      await dataSource.query(
+        `UPDATE data_sets SET total_number_of_items =
+           (SELECT COUNT(*) FROM data_set_items WHERE data_set_id = ?) WHERE id = ?`,
+        [id, id],
+      );
+      return id;
+    };
+    const userSets = new Map<number, number>();
+    for (const size of tier.userSizes) userSets.set(size, await makeSet('user', size));
+    const emptyUserSetId = await makeSet('user', 0);
+    const quizSets = new Map<number, number>();
+    for (const size of tier.quizSizes) quizSets.set(size, await makeSet('quiz', size));
+    // Fresh statistics, as InnoDB would compute them in the background after the load.
+    await dataSource.query('ANALYZE TABLE answers, data_set_items, data_sets, sessions, quizzes');
+    const [{ n }] = (await dataSource.query('SELECT COUNT(*) AS n FROM answers')) as {
+      n: number;
+    }[];
+    return {
+      requesterId,
+      apiKey: key.secret,
+      token,
+      userSets,
+      quizSets,
+      emptyUserSetId,
+      answers: Number(n),
+    };
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -8,7 +8,6 @@ import { bodyHeadLimits, jsonBody, urlLimits } from '../api/http/request-limits.
 import { wireOfPaths } from '../api/http/wire';
 import type { RestOperation } from '../api/rest/rest-operation';
 import { restRouter } from '../api/rest/rest.router';
-import { REST_OPERATIONS } from '../api/rest/operations';
 import { webRoutes } from '../api/web/web.routes';
 import { apiCors } from '../api/cors.middleware';
 import { sdkRoutes } from '../api/web/sdk.routes';
@@ -82,7 +81,7 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
   const graphql = await graphQLEndpoint(deps);
   app.use(config.basePath || '/', apiCors);
   app.use(config.basePath || '/', graphql.router);
-  app.use(config.basePath || '/', restRouter(deps, options.operations ?? REST_OPERATIONS));
+  app.use(config.basePath || '/', restRouter(deps, options.operations));
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger, config.bodyLimitBytes, wireOf));
   return { app, stop: graphql.stop };

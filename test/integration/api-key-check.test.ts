@@ -4,6 +4,7 @@ import { startTestApp } from '../helpers/app';
 import { createTestApiKey } from '../helpers/credentials';
 import { openTestDatabase, type TestDatabase } from '../helpers/database';
 import { openDatabase } from '../../src/db/data-source';
+import { graphql } from '../helpers/graphql';
 
 describe('API key check', () => {
   let dataSource: DataSource;
@@ -75,6 +76,52 @@ describe('API key check', () => {
         (await app.get(path, { headers: { origin: 'https://school.example.evil.test' } })).status,
       ).toBe(401);
       expect((await app.get(path)).status).toBe(401);
+    } finally {
+      await app.running.server.close();
+    }
+  });
+
+  it('refuses an API key or a token given twice, on REST and on GraphQL alike', async () => {
+    const key = await createTestApiKey(dataSource, 'localhost');
+    const app = await startTestApp(dataSource);
+    try {
+      for (const name of ['apiKey', 'accessToken']) {
+        const twice =
+          name === 'apiKey'
+            ? `apiKey=${key.secret}&apiKey=${key.secret}`
+            : `apiKey=${key.secret}&accessToken=a&accessToken=b`;
+        const provided = name === 'apiKey' ? `${key.secret},${key.secret}` : 'a,b';
+        const refusal = {
+          type: 'BadParameterException',
+          parameterName: name,
+          providedValue: provided,
+          reason: 'must be given once',
+        };
+        const rest = await app.get(`/getQuiz?quizId=${quizId}&${twice}`);
+        expect(rest.status).toBe(400);
+        expect(await rest.json()).toMatchObject({ ...refusal, operation: 'getQuiz' });
+        // GraphQL took the first value until the catalog's credentialsFrom read both wires.
+        const gql = await graphql(app.url, 'query ($id: ID!) { getQuiz(quizId: $id) { id } }', {
+          variables: { id: quizId },
+          search: `?${twice}`,
+        });
+        expect(gql.status).toBe(400);
+        expect(gql.body).not.toHaveProperty('data');
+        expect(gql.body.errors).toHaveLength(1);
+        expect(gql.body.errors?.[0]?.extensions).toStrictEqual({
+          ...refusal,
+          code: 'BAD_USER_INPUT',
+          operation: 'graphql',
+        });
+      }
+      // The headers GraphQL also reads come first, as before.
+      const headed = await graphql(app.url, 'query ($id: ID!) { getQuiz(quizId: $id) { id } }', {
+        variables: { id: quizId },
+        headers: { 'x-api-key': key.secret },
+        search: '?apiKey=unknown',
+      });
+      expect(headed.status).toBe(200);
+      expect(headed.body.data).toStrictEqual({ getQuiz: { id: quizId } });
     } finally {
       await app.running.server.close();
     }

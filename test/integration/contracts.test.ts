@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { graphQLSchema, printGraphQLSchema } from '../../src/api/graphql/graphql.schema';
 import { OPENAPI_FILE, SCHEMA_FILE, openApiText } from '../../src/api/contracts.emit';
-import { REST_OPERATIONS } from '../../src/api/rest/operations';
+import { REST_OPERATIONS } from '../../src/api/rest/rest.router';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';

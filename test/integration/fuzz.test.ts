@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { buildSchema } from 'graphql';
-import { REST_OPERATIONS } from '../../src/api/rest/operations';
+import { REST_OPERATIONS } from '../../src/api/rest/rest.router';
 import { createAppDeps, operatorContext } from '../../src/context/request-context';
 import { loadConfig } from '../../src/config/config';
 import { loadData } from '../../src/data/import/bulk-loader';

@@ -6,6 +6,12 @@ import {
 } from '../../context/request-context';
 import { toServiceApiError } from '../../errors';
 import { authenticateRequest } from '../../services/auth/credentials.service';
+import { credentialsFrom, type CredentialCarrier } from '../credentials.reader';
+import {
+  runOperation,
+  type OperationDefinition,
+  type ParameterNameOf,
+} from '../operations/operation-definition';
 import { graphQLErrorOf } from './graphql.errors';
 
 /** What every resolver receives: the request context both transports share. */
@@ -18,33 +24,51 @@ export function forOperation(context: GraphQLContext, operation: string): Reques
   return { ...context.ctx, operation };
 }
 
-function firstQueryValue(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  return Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
+/** A root field's arguments, by the names of its operation's parameters. */
+export type GraphQLArguments<P extends OperationDefinition['parameters']> = Partial<
+  Record<ParameterNameOf<P>, unknown>
+>;
+
+/** A root field runs its catalog operation, as the REST route does, on its arguments. */
+export function resolveOperation<P extends OperationDefinition['parameters'], V>(
+  operation: OperationDefinition<P, V>,
+  context: GraphQLContext,
+  args: GraphQLArguments<P>,
+): Promise<V> {
+  const values: Readonly<Record<string, unknown>> = args;
+  return runOperation(operation, forOperation(context, operation.name), (parameter) =>
+    Object.hasOwn(values, parameter.name) ? values[parameter.name] : undefined,
+  );
+}
+
+/** The GraphQL conveniences of contract.md §3: `X-Api-Key` and `Authorization: Bearer`. */
+function headerCredentials(req: Request): CredentialCarrier {
+  return {
+    apiKey: req.get('x-api-key'),
+    accessToken: /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1],
+  };
 }
 
 /**
- * Credentials as the REST router reads them, plus the GraphQL conveniences of contract.md §3:
- * `X-Api-Key` and `Authorization: Bearer`.
+ * Credentials from the headers, else from the query string as REST reads them (a repeated one
+ * refused alike); a request that cannot be authenticated runs no resolver.
  */
 export async function buildGraphQLContext(
   deps: AppDeps,
   req: Request,
   requestId: string,
 ): Promise<GraphQLContext> {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
   try {
     const requester = await authenticateRequest(deps, {
       operation: 'graphql',
-      apiKey: req.get('x-api-key') ?? firstQueryValue(req.query.apiKey),
-      accessToken: bearer ?? firstQueryValue(req.query.accessToken),
+      ...credentialsFrom('graphql', headerCredentials(req), req.query),
       origin: req.get('origin'),
       referer: req.get('referer'),
       clientIp: req.ip,
     });
     return { ctx: createRequestContext(deps, { requestId, operation: 'graphql', requester }) };
   } catch (error) {
-    // A request that cannot be authenticated runs no resolver; the HTTP status says why.
+    // The HTTP status says why.
     throw graphQLErrorOf(toServiceApiError(error, 'graphql', requestId));
   }
 }

@@ -13,7 +13,8 @@ import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphq
 import { Errors, ServiceApiError, toServiceApiError } from '../../errors';
 import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
-import { MAX_WRITES_PER_DOCUMENT, operationCost } from '../operation-costs';
+import { operationCost } from '../operations/operation-catalog';
+import { MAX_WRITES_PER_DOCUMENT } from '../operations/operation-costs';
 import type { GraphQLContext } from './graphql.context';
 import { graphQLErrorOf } from './graphql.errors';
 import { rootFields } from './root-fields';

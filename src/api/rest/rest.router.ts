@@ -3,10 +3,13 @@ import { createRequestContext, type AppDeps } from '../../context/request-contex
 import { Errors } from '../../errors';
 import { authenticateRequest } from '../../services/auth/credentials.service';
 import { chargeRequest } from '../../services/limits/rate-limit.service';
+import { credentialsFrom } from '../credentials.reader';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
-import { operationCost } from '../operation-costs';
-import { optionalString } from './params';
-import type { QueryParams, RestOperation } from './rest-operation';
+import { operationCost, REST_CATALOG } from '../operations/operation-catalog';
+import { restOperationOf, type QueryParams, type RestOperation } from './rest-operation';
+
+/** Every REST operation of the catalog, as routes. */
+export const REST_OPERATIONS: readonly RestOperation[] = REST_CATALOG.map(restOperationOf);
 
 /**
  * POST payloads may come as a JSON object body whose fields are parameters (contract.md §1);
@@ -39,7 +42,10 @@ function mergeBody(operation: string, query: QueryParams, body: unknown): QueryP
  * then the API key (and access token, if any) decide who the requester is, and the request is
  * charged to the key's rate-limit budget before any work.
  */
-export function restRouter(deps: AppDeps, operations: readonly RestOperation[]): Router {
+export function restRouter(
+  deps: AppDeps,
+  operations: readonly RestOperation[] = REST_OPERATIONS,
+): Router {
   const byName = new Map(operations.map((op) => [op.name, op]));
   const router = Router();
 
@@ -54,8 +60,7 @@ export function restRouter(deps: AppDeps, operations: readonly RestOperation[]):
     const params = mergeBody(name, req.query as QueryParams, req.body);
     const requester = await authenticateRequest(deps, {
       operation: name,
-      apiKey: optionalString(name, params, 'apiKey'),
-      accessToken: optionalString(name, params, 'accessToken'),
+      ...credentialsFrom(name, params),
       origin: req.get('origin'),
       referer: req.get('referer'),
       clientIp: req.ip,

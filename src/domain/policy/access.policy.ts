@@ -99,19 +99,12 @@ export function dataSetReadDecision(requester: PolicyRequester, set: DataSetFact
   return set.ownerUserId !== null ? 'needsToken' : 'denied';
 }
 
-/** Operations that handle private user data need a token (spec §5.2). */
-export const OPERATIONS_NEEDING_TOKEN: ReadonlySet<string> = new Set([
-  'addQuiz',
-  'getUserAttribute',
-  'getUserGroupSet',
-  'addSession',
-  'addAnswers',
-]);
-
-export function operationDecision(requester: PolicyRequester, operation: string): Decision {
-  if (requester.kind === 'anonymous' && OPERATIONS_NEEDING_TOKEN.has(operation))
-    return 'needsToken';
-  return 'allowed';
+/**
+ * Operations that handle private user data need a token (spec §5.2); which operations those
+ * are is declared by the API's operation catalog (src/api/operations), which applies this.
+ */
+export function tokenDecision(requester: PolicyRequester): Decision {
+  return requester.kind === 'anonymous' ? 'needsToken' : 'allowed';
 }
 
 /** Detailed results (per attempt) need a token; aggregated results are open. */

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import type { User } from '../../db/entities';
-import { operationDecision } from '../../domain/policy/access.policy';
+import { tokenDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { countAttribute } from '../../db/sql/attribute-counts.sql';
 import {
@@ -49,8 +49,8 @@ export async function getUserAttribute(
   userId: number,
   attributeName: string,
 ): Promise<UserAttribute> {
-  // Named explicitly: the rule belongs to this operation whatever the transport calls it.
-  const decision = operationDecision(ctx.requester, 'getUserAttribute');
+  // The operation catalog applies the same rule first; a service keeps its own guard.
+  const decision = tokenDecision(ctx.requester);
   if (decision === 'needsToken') {
     throw Errors.unauthenticated(ctx.operation, 'an access token is required');
   }

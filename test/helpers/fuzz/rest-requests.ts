@@ -122,7 +122,7 @@ const unknownPairs: fc.Arbitrary<QueryPair[]> = fc.oneof(
   },
 );
 
-/** A REST operation (src/api/rest/operations) and the values of each of its parameters. */
+/** A REST operation (src/api/operations, the catalog) and the values of each of its parameters. */
 interface RestOperationSpec {
   name: string;
   method: 'GET' | 'POST';

@@ -1,24 +1,14 @@
-import {
-  Arg,
-  Ctx,
-  Field,
-  FieldResolver,
-  ID,
-  Int,
-  ObjectType,
-  Query,
-  Resolver,
-  Root,
-} from 'type-graphql';
-import type { Quiz } from '../../../db/entities';
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { seesSessionDetails } from '../../../domain/policy/access.policy';
-import type { DataSetPage } from '../../../services/data-sets/data-set.service';
 import { quizReadDecisionFor } from '../../../services/quizzes/quiz.service';
-import { getResults } from '../../../services/results/results.service';
-import { getSessionResults } from '../../../services/results/session-results.service';
+import { quizView } from '../../../services/quizzes/quiz.views';
 import { userView } from '../../../services/users/user.views';
-import { describedWithCost } from '../../operation-costs';
-import { forOperation, type GraphQLContext } from '../graphql.context';
+import { rootFieldDescription } from '../../operations/operation-catalog';
+import {
+  getResultsOperation,
+  getSessionResultsOperation,
+} from '../../operations/results.operation';
+import { resolveOperation, type GraphQLContext } from '../graphql.context';
 import {
   AggregationFunctionEnum,
   ComputedResultObject,
@@ -27,36 +17,22 @@ import {
   ResultTypeEnum,
   SessionObject,
 } from '../types/computed-result.type';
-import { DataSetObject } from '../types/data-set.type';
+import { DataSetObject, toDataSetObject } from '../types/data-set.type';
+import { QuizObject, toQuizObject } from '../types/quiz.type';
+import { SessionResultsObject, toSessionResultsObject } from '../types/session-results.type';
 import { toUserType, type UserType } from '../types/user.type';
 
-@ObjectType('SessionResults', {
-  simpleResolvers: true,
-  description:
-    'The typical flow of the spec in one request: the user set and quiz set of a session, and their results.',
-})
-export class SessionResultsObject {
-  @Field(() => DataSetObject)
-  userSet!: DataSetPage;
-
-  @Field(() => DataSetObject)
-  quizSet!: DataSetPage;
-
-  @Field(() => DataSetObject)
-  results!: DataSetPage;
-}
-
-/** getResults, and the object fields of a computed result, through the request's loaders. */
+/**
+ * getResults and getSessionResults, and the objects a computed result points to, read through
+ * the request's loaders (so a page costs the same statements at any size).
+ */
 @Resolver(() => ComputedResultObject)
 export class ComputedResultResolver {
   @Query(() => DataSetObject, {
     nullable: true,
-    description: describedWithCost(
-      'getResults',
-      'Results of a user set on a quiz set (contract.md §7).',
-    ),
+    description: rootFieldDescription(getResultsOperation),
   })
-  getResults(
+  async getResults(
     @Ctx() context: GraphQLContext,
     @Arg('userSetId', () => ID) userSetId: string,
     @Arg('quizSetId', () => ID) quizSetId: string,
@@ -68,28 +44,27 @@ export class ComputedResultResolver {
     @Arg('sessionId', () => ID, { nullable: true }) sessionId?: string,
     @Arg('includeQuizzes', () => IncludeQuizzesEnum, { nullable: true }) includeQuizzes?: string,
     @Arg('numberOfItemsPerPage', () => Int, { nullable: true }) numberOfItemsPerPage?: number,
-  ): Promise<DataSetPage> {
-    return getResults(forOperation(context, 'getResults'), {
-      userSetId,
-      quizSetId,
-      resultTypes,
-      aggregationFunctions,
-      groupBy,
-      sessionIds,
-      sessionId,
-      includeQuizzes,
-      numberOfItemsPerPage,
-    });
+  ): Promise<DataSetObject> {
+    return toDataSetObject(
+      await resolveOperation(getResultsOperation, context, {
+        userSetId,
+        quizSetId,
+        resultTypes,
+        aggregationFunctions,
+        groupBy,
+        sessionIds,
+        sessionId,
+        includeQuizzes,
+        numberOfItemsPerPage,
+      }),
+    );
   }
 
   @Query(() => SessionResultsObject, {
     nullable: true,
-    description: describedWithCost(
-      'getSessionResults',
-      'getUserSet(sessionId), getQuizSet(sessionId) and getResults on them restricted to that session, in one round trip.',
-    ),
+    description: rootFieldDescription(getSessionResultsOperation),
   })
-  getSessionResults(
+  async getSessionResults(
     @Ctx() context: GraphQLContext,
     @Arg('sessionId', () => ID) sessionId: string,
     @Arg('resultTypes', () => [ResultTypeEnum], { nullable: true }) resultTypes?: string[],
@@ -99,14 +74,16 @@ export class ComputedResultResolver {
     @Arg('includeQuizzes', () => IncludeQuizzesEnum, { nullable: true }) includeQuizzes?: string,
     @Arg('numberOfItemsPerPage', () => Int, { nullable: true }) numberOfItemsPerPage?: number,
   ): Promise<SessionResultsObject> {
-    return getSessionResults(forOperation(context, 'getSessionResults'), {
-      sessionId,
-      resultTypes,
-      aggregationFunctions,
-      groupBy,
-      includeQuizzes,
-      numberOfItemsPerPage,
-    });
+    return toSessionResultsObject(
+      await resolveOperation(getSessionResultsOperation, context, {
+        sessionId,
+        resultTypes,
+        aggregationFunctions,
+        groupBy,
+        includeQuizzes,
+        numberOfItemsPerPage,
+      }),
+    );
   }
 
   @FieldResolver()
@@ -119,14 +96,17 @@ export class ComputedResultResolver {
       : toUserType(await userView(context.ctx, Number(result.userId)));
   }
 
+  /** The quiz as getQuiz shows it; null where the requester may not read it. */
   @FieldResolver()
   async quiz(
     @Root() result: ComputedResultObject,
     @Ctx() context: GraphQLContext,
-  ): Promise<Quiz | null> {
+  ): Promise<QuizObject | null> {
     if (result.quizId === null) return null;
-    const quiz = await context.ctx.loaders.quizById.load(Number(result.quizId));
-    return quiz && (await quizReadDecisionFor(context.ctx, quiz)) === 'allowed' ? quiz : null;
+    const { ctx } = context;
+    const quiz = await ctx.loaders.quizById.load(Number(result.quizId));
+    if (!quiz || (await quizReadDecisionFor(ctx, quiz)) !== 'allowed') return null;
+    return toQuizObject(await quizView(ctx, quiz));
   }
 
   @FieldResolver()

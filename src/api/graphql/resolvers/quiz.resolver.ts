@@ -1,83 +1,55 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Quiz } from '../../../db/entities';
-import { readableQuiz } from '../../../services/quizzes/quiz.service';
-import { addQuiz } from '../../../services/quizzes/quiz-write.service';
-import { quizQuestions, quizRequesterFields } from '../../../services/quizzes/quiz.views';
-import { userView } from '../../../services/users/user.views';
-import { describedWithCost } from '../../operation-costs';
-import { forOperation, type GraphQLContext } from '../graphql.context';
-import { parseId } from '../../ids';
-import { toQuestionObject, type QuestionObject } from '../types/question.type';
-import { QuizInput, QuizObject } from '../types/quiz.type';
-import { toUserType, type UserType } from '../types/user.type';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { rootFieldDescription } from '../../operations/operation-catalog';
+import {
+  addQuizOperation,
+  getQuizAttributeOperation,
+  getQuizOperation,
+} from '../../operations/quiz.operation';
+import { resolveOperation, type GraphQLContext } from '../graphql.context';
+import { ItemAttributeObject, toItemAttributeObject } from '../types/item-attribute.type';
+import { QuizInput, QuizObject, toQuizObject } from '../types/quiz.type';
 
 /** Plain objects of the input, so the validator sees exactly what a JSON client would send. */
 function plain(input: unknown): unknown {
   return JSON.parse(JSON.stringify(input)) as unknown;
 }
 
-/**
- * Quiz reads and addQuiz. Resolvers return the entity; object fields are resolved lazily through
- * the request's loaders, with the same visibility rules as REST.
- */
-@Resolver(() => QuizObject)
+/** getQuiz, addQuiz and getQuizAttribute: the catalog's operations, their views as objects. */
+@Resolver()
 export class QuizResolver {
   @Query(() => QuizObject, {
     nullable: true,
-    description: describedWithCost('getQuiz', 'One quiz (spec §4.1).'),
+    description: rootFieldDescription(getQuizOperation),
   })
   async getQuiz(
     @Arg('quizId', () => ID) quizId: string,
     @Ctx() context: GraphQLContext,
-  ): Promise<Quiz> {
-    const ctx = forOperation(context, 'getQuiz');
-    return readableQuiz(ctx, parseId(ctx.operation, 'quizId', quizId));
+  ): Promise<QuizObject> {
+    return toQuizObject(await resolveOperation(getQuizOperation, context, { quizId }));
   }
 
   @Mutation(() => QuizObject, {
     nullable: true,
-    description: describedWithCost(
-      'addQuiz',
-      'Adds a quiz to the account of the token owner (spec §4.2).',
-    ),
+    description: rootFieldDescription(addQuizOperation),
   })
   async addQuiz(
     @Arg('quiz', () => QuizInput) quiz: QuizInput,
     @Ctx() context: GraphQLContext,
-  ): Promise<Quiz> {
-    return addQuiz(forOperation(context, 'addQuiz'), plain(quiz));
+  ): Promise<QuizObject> {
+    return toQuizObject(await resolveOperation(addQuizOperation, context, { quiz: plain(quiz) }));
   }
 
-  @FieldResolver()
-  tags(@Root() quiz: Quiz, @Ctx() context: GraphQLContext): Promise<string[]> {
-    return context.ctx.loaders.tagsByQuiz.load(quiz.id);
-  }
-
-  @FieldResolver()
-  async author(@Root() quiz: Quiz, @Ctx() context: GraphQLContext): Promise<UserType> {
-    return toUserType(await userView(context.ctx, quiz.authorId));
-  }
-
-  @FieldResolver()
-  async questions(@Root() quiz: Quiz, @Ctx() context: GraphQLContext): Promise<QuestionObject[]> {
-    return (await quizQuestions(context.ctx, quiz)).map(toQuestionObject);
-  }
-
-  @FieldResolver()
-  async defaultDuration(
-    @Root() quiz: Quiz,
+  @Query(() => ItemAttributeObject, {
+    nullable: true,
+    description: rootFieldDescription(getQuizAttributeOperation),
+  })
+  async getQuizAttribute(
+    @Arg('quizId', () => ID) quizId: string,
+    @Arg('attributeName', () => String) attributeName: string,
     @Ctx() context: GraphQLContext,
-  ): Promise<string | null> {
-    return (await quizRequesterFields(context.ctx, quiz))?.defaultDuration ?? null;
-  }
-
-  @FieldResolver()
-  async imported(@Root() quiz: Quiz, @Ctx() context: GraphQLContext): Promise<boolean | null> {
-    return (await quizRequesterFields(context.ctx, quiz))?.imported ?? null;
-  }
-
-  @FieldResolver()
-  async favorite(@Root() quiz: Quiz, @Ctx() context: GraphQLContext): Promise<boolean | null> {
-    return (await quizRequesterFields(context.ctx, quiz))?.favorite ?? null;
+  ): Promise<ItemAttributeObject> {
+    return toItemAttributeObject(
+      await resolveOperation(getQuizAttributeOperation, context, { quizId, attributeName }),
+    );
   }
 }

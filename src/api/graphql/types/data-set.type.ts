@@ -1,9 +1,9 @@
 import { createUnionType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Quiz } from '../../../db/entities';
 import { DATA_SET_ITEM_TYPES, type DataSetItemType } from '../../../db/entities/data-set.entity';
-import { ComputedResultObject } from './computed-result.type';
-import { QuizObject } from './quiz.type';
-import { UserType } from './user.type';
+import type { DataSetPageView } from '../../../services/data-sets/data-set.views';
+import { ComputedResultObject, toComputedResultObject } from './computed-result.type';
+import { QuizObject, toQuizObject } from './quiz.type';
+import { toUserType, UserType } from './user.type';
 
 export const ItemTypeEnum = Object.fromEntries(DATA_SET_ITEM_TYPES.map((t) => [t, t])) as Record<
   DataSetItemType,
@@ -38,7 +38,7 @@ export const DataSetItemUnion = createUnionType({
   description: 'An item of a data set; its type follows the set itemType.',
   types: () => [UserType, QuizObject, UserGroupObject, ComputedResultObject] as const,
   resolveType: (value) => {
-    if (value instanceof Quiz) return QuizObject;
+    if (value instanceof QuizObject) return QuizObject;
     if (value instanceof UserGroupObject) return UserGroupObject;
     if (value instanceof ComputedResultObject) return ComputedResultObject;
     return UserType;
@@ -71,4 +71,37 @@ export class DataSetObject {
 
   @Field(() => [DataSetItemUnion])
   items!: unknown[];
+}
+
+/** Each item view as the GraphQL object of its type. */
+function itemObjects(page: DataSetPageView): DataSetObject['items'] {
+  switch (page.itemType) {
+    case 'user':
+      return page.items.map(toUserType);
+    case 'quiz':
+      return page.items.map(toQuizObject);
+    case 'userGroup':
+      return page.items.map((group) =>
+        Object.assign(new UserGroupObject(), {
+          id: String(group.id),
+          name: group.name,
+          nbMembers: group.nbMembers,
+        }),
+      );
+    case 'computedResult':
+      return page.items.map(toComputedResultObject);
+  }
+}
+
+/** The page view as the GraphQL object (spec §2.3). */
+export function toDataSetObject(page: DataSetPageView): DataSetObject {
+  return Object.assign(new DataSetObject(), {
+    dataSetId: String(page.dataSetId),
+    itemType: page.itemType,
+    numberOfPages: page.numberOfPages,
+    numberOfItemsPerPage: page.numberOfItemsPerPage,
+    totalNumberOfItems: page.totalNumberOfItems,
+    currentPageIndex: page.currentPageIndex,
+    items: itemObjects(page),
+  });
 }

@@ -1,5 +1,7 @@
 import { JSONResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
+import type { ItemAttribute } from '../../../services/attributes/item-attribute';
+import { serializeItemAttribute } from '../../rest/serializers/attribute.serializer';
 
 @ObjectType('ItemAttribute', {
   simpleResolvers: true,
@@ -17,4 +19,15 @@ export class ItemAttributeObject {
 
   @Field(() => JSONResolver, { nullable: true })
   itemValue!: unknown;
+}
+
+/** The attribute as REST sends it (ids as strings, legacy dates), so both transports agree. */
+export function toItemAttributeObject(attribute: ItemAttribute): ItemAttributeObject {
+  const wire = serializeItemAttribute(attribute);
+  return {
+    itemType: String(wire.itemType),
+    itemId: String(wire.itemId),
+    itemName: String(wire.itemName),
+    itemValue: wire.itemValue,
+  };
 }

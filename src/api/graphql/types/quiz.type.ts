@@ -2,8 +2,9 @@ import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
 import { QUIZ_VISIBILITIES, type QuizVisibility } from '../../../db/entities/quiz.entity';
-import { QuestionObject } from './question.type';
-import { UserType } from './user.type';
+import type { QuizView } from '../../../services/quizzes/quiz.views';
+import { QuestionObject, toQuestionObject } from './question.type';
+import { toUserType, UserType } from './user.type';
 
 export const Visibility = Object.fromEntries(QUIZ_VISIBILITIES.map((v) => [v, v])) as Record<
   QuizVisibility,
@@ -55,6 +56,25 @@ export class QuizObject {
 
   @Field(() => Boolean, { nullable: true })
   favorite!: boolean | null;
+}
+
+/** The view as the GraphQL object: what REST leaves out reads null. */
+export function toQuizObject(view: QuizView): QuizObject {
+  return Object.assign(new QuizObject(), {
+    id: String(view.id),
+    title: view.title,
+    visibility: view.visibility,
+    survey: view.survey,
+    tags: view.tags,
+    creationDate: view.creationDate,
+    lastChangeDate: view.lastChangeDate,
+    author: toUserType(view.author),
+    nbQuestions: view.nbQuestions,
+    questions: view.questions.map(toQuestionObject),
+    defaultDuration: view.requesterFields?.defaultDuration ?? null,
+    imported: view.requesterFields?.imported ?? null,
+    favorite: view.requesterFields?.favorite ?? null,
+  });
 }
 
 @InputType('MediaInput')

@@ -19,11 +19,12 @@ export class UserType {
   pictureURL!: string | null;
 }
 
+/** The view as the GraphQL object: details the requester may not see read null. */
 export function toUserType(view: UserView): UserType {
-  return {
+  return Object.assign(new UserType(), {
     id: String(view.id),
     firstName: view.details?.firstName ?? null,
     lastName: view.details?.lastName ?? null,
     pictureURL: view.details?.pictureUrl ?? null,
-  };
+  });
 }

@@ -1,9 +1,10 @@
 import { MAX_JSON_DEPTH } from '../../../domain/validation/checks';
 import { ERROR_TABLE } from '../../../errors';
-import { operationCost } from '../../operation-costs';
+import { REST_CATALOG, tokenSentence } from '../../operations/operation-catalog';
+import { pointsSentence } from '../../operations/operation-costs';
+import type { OperationDefinition, RestBinding } from '../../operations/operation-definition';
 import { ACCEPTED_ENCODINGS, MAX_QUERY_PARAMETERS } from '../../http/request-limits.middleware';
 import { COMPONENT_SCHEMAS } from './openapi.schemas';
-import { OPERATION_DOCS, type OperationDoc } from './openapi.operations';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'MissingParameterException or BadParameterException',
@@ -26,21 +27,32 @@ const RATE_LIMIT_HEADERS = {
 };
 const RETRY_AFTER = { 'Retry-After': header('seconds to wait before retrying') };
 
-function operation(name: string, doc: OperationDoc): Record<string, unknown> {
+// 415: a body in an encoding or charset the service does not read, whatever the method.
+const ERROR_STATUSES = [400, 401, 403, 404, 405, 413, 415, 429, 500, 503];
+
+/** Where a REST operation takes JSON text, it says so (GraphQL takes an input object instead). */
+function restSummary(operation: OperationDefinition): string {
+  const notes = operation.parameters
+    .filter((parameter) => parameter.rest === 'json')
+    .map(
+      ({ name }) =>
+        ` \`${name}\` is JSON, in the query string or as the field \`${name}\` of a JSON body.`,
+    );
+  return `${operation.description}${notes.join('')}`;
+}
+
+function pathItem(operation: OperationDefinition, rest: RestBinding<unknown>) {
   const exception = {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Exception' } } },
   };
-  const token =
-    doc.token === 'required'
-      ? 'An access token is required.'
-      : doc.token === 'for detailed results'
-        ? 'Detailed results need an access token.'
-        : 'An access token is optional.';
-  const { points } = operationCost(name);
+  // A POST operation's parameters may come in its JSON body instead of the query string.
+  const takesBody = rest.methods[0] === 'POST';
+  const bodyFields = operation.parameters.filter((parameter) => parameter.bodySchema);
+  const summary = restSummary(operation);
   return {
-    operationId: name,
-    summary: doc.summary,
-    description: `${doc.summary} ${token} Costs ${points} point${points === 1 ? '' : 's'} of the API key's rate-limit budget.`,
+    operationId: operation.name,
+    summary,
+    description: `${summary} ${tokenSentence(operation)} ${pointsSentence(operation.cost)}`,
     parameters: [
       {
         name: 'apiKey',
@@ -52,19 +64,19 @@ function operation(name: string, doc: OperationDoc): Record<string, unknown> {
       {
         name: 'accessToken',
         in: 'query',
-        required: doc.token === 'required',
+        required: operation.token === 'required',
         description: 'an access token from the login page',
         schema: { type: 'string' },
       },
-      ...doc.parameters.map((parameter) => ({
+      ...operation.parameters.map((parameter) => ({
         name: parameter.name,
         in: 'query',
-        required: parameter.required ?? false,
+        required: parameter.required && !takesBody,
         description: parameter.description,
         schema: parameter.schema,
       })),
     ],
-    ...(doc.method === 'post'
+    ...(takesBody
       ? {
           requestBody: {
             required: false,
@@ -72,7 +84,16 @@ function operation(name: string, doc: OperationDoc): Record<string, unknown> {
               'The parameters as a JSON object (a parameter given here and in the query string is refused).',
             content: {
               'application/json': {
-                schema: { type: 'object', ...(doc.body ? { properties: doc.body } : {}) },
+                schema: {
+                  type: 'object',
+                  ...(bodyFields.length > 0
+                    ? {
+                        properties: Object.fromEntries(
+                          bodyFields.map((parameter) => [parameter.name, parameter.bodySchema]),
+                        ),
+                      }
+                    : {}),
+                },
               },
             },
           },
@@ -83,11 +104,11 @@ function operation(name: string, doc: OperationDoc): Record<string, unknown> {
         description: 'Success',
         headers: RATE_LIMIT_HEADERS,
         content: {
-          'application/json': { schema: { $ref: `#/components/schemas/${doc.response}` } },
+          'application/json': { schema: { $ref: `#/components/schemas/${rest.response}` } },
         },
       },
       ...Object.fromEntries(
-        [...doc.errors, 405].sort().map((status) => [
+        ERROR_STATUSES.map((status) => [
           status,
           {
             description: STATUS_TEXT[status],
@@ -101,9 +122,9 @@ function operation(name: string, doc: OperationDoc): Record<string, unknown> {
 }
 
 /** The OpenAPI 3.1 description of the legacy REST surface, committed as schema/openapi.json. */
-export function openApiDocument(operationNames: readonly string[]): Record<string, unknown> {
-  const missing = operationNames.filter((name) => !OPERATION_DOCS[name]);
-  if (missing.length > 0) throw new Error(`undocumented REST operations: ${missing.join(', ')}`);
+export function openApiDocument(
+  operations: readonly OperationDefinition[] = REST_CATALOG,
+): Record<string, unknown> {
   const statuses = [...new Set(Object.values(ERROR_TABLE).map((row) => row.status))];
   return {
     openapi: '3.1.0',
@@ -117,10 +138,16 @@ export function openApiDocument(operationNames: readonly string[]): Record<strin
         'Each API key may spend RATE_LIMIT_POINTS points per RATE_LIMIT_WINDOW_SECONDS (1,200 per 60 s by default); every answer tells the budget left in RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
     },
     paths: Object.fromEntries(
-      operationNames.map((name) => {
-        const doc = OPERATION_DOCS[name] as OperationDoc;
-        return [`/${name}`, { [doc.method]: operation(name, doc) }];
-      }),
+      operations.flatMap((operation) =>
+        operation.rest
+          ? [
+              [
+                `/${operation.name}`,
+                { [operation.rest.methods[0].toLowerCase()]: pathItem(operation, operation.rest) },
+              ],
+            ]
+          : [],
+      ),
     ),
     components: { schemas: COMPONENT_SCHEMAS },
   };

@@ -1,0 +1,27 @@
+import { Field, ObjectType } from 'type-graphql';
+import type { SessionResultsView } from '../../operations/results.operation';
+import { DataSetObject, toDataSetObject } from './data-set.type';
+
+@ObjectType('SessionResults', {
+  simpleResolvers: true,
+  description:
+    'The typical flow of the spec in one request: the user set and quiz set of a session, and their results.',
+})
+export class SessionResultsObject {
+  @Field(() => DataSetObject)
+  userSet!: DataSetObject;
+
+  @Field(() => DataSetObject)
+  quizSet!: DataSetObject;
+
+  @Field(() => DataSetObject)
+  results!: DataSetObject;
+}
+
+export function toSessionResultsObject(view: SessionResultsView): SessionResultsObject {
+  return {
+    userSet: toDataSetObject(view.userSet),
+    quizSet: toDataSetObject(view.quizSet),
+    results: toDataSetObject(view.results),
+  };
+}

@@ -1,0 +1,238 @@
+import path from 'node:path';
+import { isNonNullType, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import ts from 'typescript';
+import type { DataSource } from 'typeorm';
+import { graphQLSchema } from '../../src/api/graphql/graphql.schema';
+import { OPERATION_CATALOG, REST_CATALOG } from '../../src/api/operations/operation-catalog';
+import type {
+  OperationDefinition,
+  ParameterDefinition,
+} from '../../src/api/operations/operation-definition';
+import { loadData } from '../../src/data/import/bulk-loader';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestApiKey, createTestToken } from '../helpers/credentials';
+import { openTestDatabase } from '../helpers/database';
+import { ONE_PUBLIC_QUIZ } from '../helpers/fixtures';
+import { graphql } from '../helpers/graphql';
+import { expectParity, type ParityOperation } from '../helpers/parity';
+
+/**
+ * The operation catalog (src/api/operations) is the one declaration of each operation; what
+ * cannot be derived from it at runtime (type-graphql's decorators, the client's types) is held
+ * to it here, and both wires are checked to run it alike.
+ */
+
+const withGraphQL = OPERATION_CATALOG.filter((operation) => operation.graphQL);
+
+/** The GraphQL type of a parameter's argument, as the SDL prints it. */
+const expectedType = (parameter: ParameterDefinition) =>
+  `${parameter.graphQLType}${parameter.required ? '!' : ''}`;
+
+describe('the GraphQL schema against the catalog', () => {
+  let roots: Record<'query' | 'mutation', GraphQLObjectType>;
+
+  beforeAll(async () => {
+    const schema = await graphQLSchema();
+    roots = {
+      query: schema.getQueryType() as GraphQLObjectType,
+      mutation: schema.getMutationType() as GraphQLObjectType,
+    };
+  });
+
+  /**
+   * apiKey and accessToken are no arguments: they travel in headers or the query string of
+   * /graphql (contract.md §3), for every field at once. A default value (pageIndex = 1) is the
+   * service's default said in the SDL, so the argument stays optional.
+   */
+  it.each(withGraphQL.map((operation) => [operation.name, operation] as const))(
+    '%s: a root field of its kind with the catalog parameters as arguments, of their types',
+    (_name, operation) => {
+      const field = roots[operation.graphQL ?? 'query'].getFields()[operation.name] as
+        GraphQLField<unknown, unknown> | undefined;
+      expect(field).toBeDefined();
+      const args = Object.fromEntries(
+        (field?.args ?? []).map((arg) => [
+          arg.name,
+          // An argument with a default is not required, whatever its type says.
+          arg.defaultValue === undefined || !isNonNullType(arg.type)
+            ? String(arg.type)
+            : String(arg.type.ofType),
+        ]),
+      );
+      const parameters: readonly ParameterDefinition[] = operation.parameters;
+      expect(args).toStrictEqual(
+        Object.fromEntries(
+          parameters.map((parameter) => [parameter.name, expectedType(parameter)]),
+        ),
+      );
+      // Root fields are nullable: one failing field does not hide the others (contract.md §11).
+      expect(isNonNullType(field?.type)).toBe(false);
+    },
+  );
+
+  it('has no root field the catalog does not declare (each has a cost and a token rule)', () => {
+    for (const kind of ['query', 'mutation'] as const) {
+      const declared = withGraphQL
+        .filter((operation) => operation.graphQL === kind)
+        .map((operation) => operation.name);
+      expect(Object.keys(roots[kind].getFields()).sort()).toStrictEqual(declared.sort());
+    }
+  });
+});
+
+describe('the client against the catalog', () => {
+  const CLIENT = path.resolve(__dirname, '../../src/client/quiz-api-client.ts');
+
+  /** The property names of the parameter object of each client method (TypeScript's view). */
+  function clientParameters(): Map<string, string[]> {
+    const program = ts.createProgram([CLIENT], {
+      strict: true,
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      noEmit: true,
+      skipLibCheck: true,
+    });
+    const checker = program.getTypeChecker();
+    const source = program.getSourceFile(CLIENT) as ts.SourceFile;
+    const declaration = source.statements.find(
+      (node): node is ts.ClassDeclaration =>
+        ts.isClassDeclaration(node) && node.name?.text === 'QuizApiClient',
+    ) as ts.ClassDeclaration;
+    const methods = new Map<string, string[]>();
+    for (const member of declaration.members) {
+      if (!ts.isMethodDeclaration(member) || !ts.isIdentifier(member.name)) continue;
+      const [parameter] = member.parameters;
+      let type = parameter ? checker.getTypeAtLocation(parameter) : undefined;
+      // getResults<P extends GetResultsParams>(params: P): the constraint's properties.
+      if (type?.isTypeParameter()) type = checker.getBaseConstraintOfType(type) ?? type;
+      const names = type
+        ? checker.getPropertiesOfType(checker.getNonNullableType(type)).map((p) => p.name)
+        : [];
+      methods.set(member.name.text, names.sort());
+    }
+    return methods;
+  }
+
+  it('has a method for every REST operation, whose parameter object has its parameters', () => {
+    const methods = clientParameters();
+    for (const operation of REST_CATALOG) {
+      const parameters: readonly ParameterDefinition[] = operation.parameters;
+      expect([operation.name, methods.get(operation.name)]).toStrictEqual([
+        operation.name,
+        parameters.map((parameter) => parameter.name).sort(),
+      ]);
+    }
+  });
+});
+
+describe('both wires against the catalog', () => {
+  let dataSource: DataSource;
+  let close: () => Promise<void>;
+  let app: TestApp;
+  let quizId: string;
+  const credentials = { anonymous: '', teacher: '' };
+
+  beforeAll(async () => {
+    ({ dataSource, close } = await openTestDatabase('catalog'));
+    const ids = await loadData(dataSource, ONE_PUBLIC_QUIZ);
+    quizId = ids.quizzes.q;
+    const key = await createTestApiKey(dataSource, 'localhost');
+    credentials.anonymous = `apiKey=${key.secret}`;
+    const token = await createTestToken(dataSource, Number(ids.users.t), key.id);
+    credentials.teacher = `${credentials.anonymous}&accessToken=${token}`;
+    app = await startTestApp(dataSource);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await close();
+  });
+
+  /** A value of each required parameter that gets past its parsing (the call may still fail). */
+  function sample(operation: OperationDefinition): Record<string, string> {
+    const parameters: readonly ParameterDefinition[] = operation.parameters;
+    const values: Record<string, string> = {
+      quizId,
+      attributeName: 'title',
+      quiz: JSON.stringify({ title: 'A quiz', visibility: 'public', survey: false, tags: ['a'] }),
+    };
+    return Object.fromEntries(
+      parameters
+        .filter((parameter) => parameter.required)
+        .map((parameter) => [
+          parameter.name,
+          values[parameter.name] ?? parameter.values?.[0] ?? '999999',
+        ]),
+    );
+  }
+
+  const onBothWires = REST_CATALOG.filter((operation) => operation.graphQL).map(
+    (operation) => [operation.name, operation] as const,
+  );
+
+  it.each(onBothWires)(
+    '%s: the same outcome on REST and GraphQL, without parameters and with each required one',
+    async (name, operation) => {
+      for (const who of ['anonymous', 'teacher'] as const) {
+        // Without a required argument GraphQL refuses the document before any field runs,
+        // where REST tells an anonymous requester first that a token is needed.
+        if (who === 'teacher' || operation.token !== 'required') {
+          await expectParity(app.url, name as ParityOperation, {}, credentials[who]);
+        }
+        await expectParity(app.url, name as ParityOperation, sample(operation), credentials[who]);
+      }
+    },
+  );
+
+  it.each(OPERATION_CATALOG.map((operation) => [operation.name, operation] as const))(
+    '%s: refuses an anonymous requester on both wires when the catalog says a token is required, only then',
+    async (name, operation) => {
+      const params = new URLSearchParams(sample(operation)).toString();
+      const answers: { status: number; type?: unknown; reason?: unknown }[] = [];
+      if (operation.rest) {
+        const res = await fetch(`${app.url}/${name}?${params}&${credentials.anonymous}`, {
+          method: operation.rest.methods[0],
+        });
+        const body = (await res.json()) as Record<string, unknown>;
+        answers.push({ status: res.status, type: body.type, reason: body.reason });
+      }
+      if (operation.graphQL) {
+        const given = sample(operation);
+        const parameters = operation.parameters.filter((parameter) => parameter.name in given);
+        const declared = parameters.map((p) => `$${p.name}: ${expectedType(p)}`).join(', ');
+        const passed = parameters.map(({ name: arg }) => `${arg}: $${arg}`).join(', ');
+        const document =
+          `${operation.graphQL}${declared ? ` (${declared})` : ''} ` +
+          `{ ${name}${passed ? `(${passed})` : ''} { __typename } }`;
+        const { body } = await graphql(app.url, document, {
+          variables: Object.fromEntries(
+            Object.entries(given).map(([key, value]) => [
+              key,
+              key === 'quiz' ? (JSON.parse(value) as unknown) : value,
+            ]),
+          ),
+          search: `?${credentials.anonymous}`,
+        });
+        const extensions = body.errors?.[0]?.extensions ?? {};
+        answers.push({
+          status: extensions.code === 'UNAUTHENTICATED' ? 401 : 0,
+          type: extensions.type,
+          reason: extensions.reason,
+        });
+      }
+      expect(answers.length).toBeGreaterThan(0);
+      for (const answer of answers) {
+        if (operation.token === 'required') {
+          expect(answer).toStrictEqual({
+            status: 401,
+            type: 'UnauthorizedOperationException',
+            reason: operation.tokenReason ?? 'an access token is required',
+          });
+        } else if (operation.token === 'optional') {
+          expect(answer.status).not.toBe(401);
+        }
+      }
+    },
+  );
+});

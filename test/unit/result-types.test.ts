@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { dialectNamed } from '../../src/db/dialect';
 import { roundedSql } from '../../src/db/sql/rounding.sql';
 import { DATA_SET_KINDS } from '../../src/services/data-sets/data-set.kinds';
@@ -117,5 +119,19 @@ describe('the result type registry', () => {
         .map((type, index) => ({ type: type.name, value: index + 0.5 }))
         .reverse(),
     );
+  });
+});
+
+describe('the client library', () => {
+  // The client ships without the server's code, so it spells the names out; they must agree.
+  const source = readFileSync(join(__dirname, '../../src/client/types.ts'), 'utf8');
+  const union = (name: string) =>
+    [...(source.match(new RegExp(`export type ${name} =([^;]+);`))?.[1] ?? '').matchAll(/'(\w+)'/g)]
+      .map((match) => match[1])
+      .sort();
+
+  it('names every result type and aggregation function of the registries', () => {
+    expect(union('ResultType')).toEqual([...RESULT_TYPES].sort());
+    expect(union('AggregationFunction')).toEqual([...AGGREGATION_FUNCTIONS].sort());
   });
 });

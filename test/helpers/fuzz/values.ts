@@ -280,14 +280,8 @@ export const USER_ATTRIBUTE_NAMES = [
   'passwordHash',
   'id',
 ];
-export const RESULT_TYPES = [
-  'nbGoodAnswers',
-  'goodAnswersPercent',
-  'percentile',
-  'nbAnswers',
-  'duration',
-];
-export const AGGREGATION_FUNCTIONS = ['min', 'max', 'average', 'median', 'stddev', 'count'];
+export { RESULT_TYPES } from '../../../src/services/results/result-types.registry';
+export { AGGREGATION_FUNCTIONS } from '../../../src/services/results/aggregation-functions.registry';
 export const GROUP_BY = ['user', 'quiz'];
 export const INCLUDE_QUIZZES = ['answered', 'all'];
 export const SET_OPERATORS = ['union', 'intersection', 'difference'];

@@ -5,6 +5,7 @@ import {
   GROUP_BY,
   INCLUDE_QUIZZES,
   RESULT_TYPES,
+  type ResultType,
 } from '../../../services/results/result-parameters';
 import type { ComputedResultView } from '../../../services/data-sets/data-set.views';
 import { QuizObject } from './quiz.type';
@@ -37,9 +38,10 @@ export class SessionObject {
   startDate!: Date | null;
 }
 
-/** A computed result; the numbers asked for are set, the others null (contract.md §4, §7). */
-@ObjectType('ComputedResult', { simpleResolvers: true })
-export class ComputedResultObject {
+/** What identifies a computed result; the numbers follow, one field per result type. */
+
+@ObjectType()
+abstract class ComputedResultFields {
   @Field(() => ID, { description: 'Unique within its data set.' })
   id!: string;
 
@@ -57,22 +59,17 @@ export class ComputedResultObject {
 
   @Field(() => AggregationFunctionEnum, { nullable: true })
   aggregationFunction!: string | null;
+}
 
-  @Field(() => Float, { nullable: true })
-  nbGoodAnswers!: number | null;
+// One number per result type of the registry, after the fields above and before the related
+// objects, so a new result type needs no field here.
+for (const type of RESULT_TYPES) {
+  Field(() => Float, { nullable: true })(ComputedResultFields.prototype, type);
+}
 
-  @Field(() => Float, { nullable: true })
-  goodAnswersPercent!: number | null;
-
-  @Field(() => Float, { nullable: true })
-  percentile!: number | null;
-
-  @Field(() => Float, { nullable: true })
-  nbAnswers!: number | null;
-
-  @Field(() => Float, { nullable: true })
-  duration!: number | null;
-
+/** A computed result; the numbers asked for are set, the others null (contract.md §4, §7). */
+@ObjectType('ComputedResult', { simpleResolvers: true })
+export class ComputedResultObject extends ComputedResultFields {
   @Field(() => UserType, { nullable: true })
   user!: UserType | null;
 
@@ -96,12 +93,9 @@ export function toComputedResultObject(view: ComputedResultView): ComputedResult
     quizId: id(view.quizId),
     sessionId: id(view.sessionId),
     aggregationFunction: view.aggregationFunction,
-    nbGoodAnswers: null,
-    goodAnswersPercent: null,
-    percentile: null,
-    nbAnswers: null,
-    duration: null,
   });
-  for (const { type, value } of view.values) result[type] = value;
+  const numbers = result as unknown as Record<ResultType, number | null>;
+  for (const type of RESULT_TYPES) numbers[type] = null;
+  for (const { type, value } of view.values) numbers[type] = value;
   return result;
 }

@@ -44,6 +44,37 @@ export interface Dialect {
   likePrefix(text: string): string;
   /** A boolean as a statement parameter. */
   bool(value: boolean | null): number | null;
+  /** A table or column name, quoted as this dialect quotes identifiers. */
+  quote(identifier: string): string;
+  /**
+   * `INSERT INTO table (columns) VALUES (?, ...), ...` for `rows` rows: bulk writes send many
+   * rows per statement, with one `?` per value.
+   */
+  insertRows(table: string, columns: readonly string[], rows: number): string;
+  /** The id an INSERT of one row into a table with a generated id gave, from the driver's result. */
+  insertId(result: unknown): number;
+}
+
+/** Both drivers quote by doubling the quote character inside the quotes. */
+function quoteWith(quote: string): (identifier: string) => string {
+  return (identifier) => `${quote}${identifier.split(quote).join(quote + quote)}${quote}`;
+}
+
+function insertRowsWith(quote: (identifier: string) => string) {
+  return (table: string, columns: readonly string[], rows: number): string => {
+    const row = `(${columns.map(() => '?').join(',')})`;
+    const values = new Array<string>(rows).fill(row).join(',');
+    return `INSERT INTO ${quote(table)} (${columns.map(quote).join(',')}) VALUES ${values}`;
+  };
+}
+
+function insertId(result: unknown): number {
+  // better-sqlite3 through TypeORM gives lastInsertRowid; mysql2 a ResultSetHeader.
+  if (typeof result === 'number' || typeof result === 'bigint') return Number(result);
+  if (typeof result === 'object' && result !== null && 'insertId' in result) {
+    return Number((result as { insertId: unknown }).insertId);
+  }
+  throw new Error('the database returned no id for an INSERT');
 }
 
 const common = {
@@ -53,7 +84,11 @@ const common = {
   likePrefix: (text: string) => `${likeLiteral(text)}%`,
   placeholders: (count: number) => new Array<string>(count).fill('?').join(', '),
   bool: (value: boolean | null) => (value === null ? null : value ? 1 : 0),
+  insertId,
 };
+
+const quoteMysql = quoteWith('`');
+const quoteSqlite = quoteWith('"');
 
 const MYSQL: Dialect = {
   ...common,
@@ -62,6 +97,8 @@ const MYSQL: Dialect = {
   secondsBetween: (from, to) => `TIMESTAMPDIFF(SECOND, ${from}, ${to})`,
   integer: (sql) => `CAST(${sql} AS SIGNED)`,
   integerDivide: (dividend, divisor) => `(${dividend} DIV ${divisor})`,
+  quote: quoteMysql,
+  insertRows: insertRowsWith(quoteMysql),
 };
 
 const SQLITE: Dialect = {
@@ -72,6 +109,8 @@ const SQLITE: Dialect = {
     `CAST(strftime('%s', ${to}) AS INTEGER) - CAST(strftime('%s', ${from}) AS INTEGER)`,
   integer: (sql) => `CAST(${sql} AS INTEGER)`,
   integerDivide: (dividend, divisor) => `(${dividend} / ${divisor})`,
+  quote: quoteSqlite,
+  insertRows: insertRowsWith(quoteSqlite),
 };
 
 export function dialectNamed(name: DialectName): Dialect {

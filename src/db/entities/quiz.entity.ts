@@ -10,11 +10,12 @@ import {
   type Relation,
 } from 'typeorm';
 import { bool, datetime } from '../column-types';
+import type { QuizVisibility } from '../../domain/quizzes/quiz.rules';
 import { User } from './user.entity';
 import { Question } from './question.entity';
 
-export const QUIZ_VISIBILITIES = ['public', 'private', 'draft'] as const;
-export type QuizVisibility = (typeof QUIZ_VISIBILITIES)[number];
+// The domain owns the values; re-exported for the modules that met them here.
+export { QUIZ_VISIBILITIES, type QuizVisibility } from '../../domain/quizzes/quiz.rules';
 
 @Entity('quizzes')
 /** Quiz sets filter by visibility with a date interval (anonymous requesters see public only). */

@@ -7,7 +7,8 @@ import type { ImportSection } from './import-document';
  */
 export class RefTable {
   private readonly indexes = new Map<string, number>();
-  private readonly refs: string[] = [];
+  /** `user "s1"` by index, made once per record rather than once per answer that may need it. */
+  private readonly names: string[] = [];
 
   constructor(
     private readonly section: ImportSection,
@@ -23,7 +24,7 @@ export class RefTable {
     if (previous !== undefined)
       fail(path, `duplicate ref "${value}" (also ${this.section}[${previous}])`);
     this.indexes.set(value, index);
-    this.refs[index] = value;
+    this.names[index] = `${this.kind} "${value}"`;
     return value;
   }
 
@@ -42,6 +43,6 @@ export class RefTable {
 
   /** How an error names a record: `user "s1"`. */
   name(index: number): string {
-    return `${this.kind} "${this.refs[index]}"`;
+    return this.names[index] as string;
   }
 }

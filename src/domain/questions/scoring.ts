@@ -299,5 +299,7 @@ export function scoreAnswer(question: ScorableQuestion, answer: unknown): boolea
 /** Checks an answer against its question's type and scores the normalised value. */
 export function gradeAnswer(question: ScorableQuestion, answer: unknown): GradedAnswer {
   const check = checkAnswer(question, answer);
-  return check.ok ? { ...check, good: scoreAnswer(question, check.value) } : check;
+  if (!check.ok) return check;
+  // No object spread: the import grades millions of answers, and a literal is cheaper.
+  return { ok: true, value: check.value, good: scoreAnswer(question, check.value) };
 }

@@ -6,7 +6,7 @@ import type { IdMap, ImportSource, Records } from './import-document';
 import type { ValidUser } from './import-records';
 import { ImportValidator, asImportSource } from './import-validator';
 import { LoadStatements, RowWriter } from './row-writer';
-import { insertUsers } from './user-rows';
+import { insertUsers } from './user-writer';
 
 export interface LoadOptions {
   /** Called after each batch and at the end of each phase; `total` when the section's size is known. */

@@ -1,5 +1,4 @@
-import type { ValidQuestion } from '../../domain/questions/question-types';
-import type { GoodAnswer } from '../../domain/questions/question-types';
+import type { GoodAnswer, ValidQuestion } from '../../domain/questions/question-types';
 import type { QuizVisibility } from '../../domain/quizzes/quiz.rules';
 
 /**

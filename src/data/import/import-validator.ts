@@ -32,7 +32,7 @@ import type {
   ValidSession,
   ValidUser,
 } from './import-records';
-import { RefTable } from './import-refs';
+import { RefTable } from './ref-table';
 
 /** A refused data file: `path` names the bad value, e.g. `quizzes[2].questions[0].goodAnswer`. */
 export { InvalidInputError as ImportError };

@@ -89,14 +89,12 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
       .getRepository(QuizTag)
       .insert(content.tags.map((tag, position) => ({ quizId: saved.id, position, tag })));
     if (content.questions.length > 0) {
-      await manager
-        .getRepository(Question)
-        .insert(
-          content.questions.map((question) => ({
-            quizId: saved.id,
-            ...encodeQuestionRow(question),
-          })),
-        );
+      await manager.getRepository(Question).insert(
+        content.questions.map((question) => ({
+          quizId: saved.id,
+          ...encodeQuestionRow(question),
+        })),
+      );
     }
     if (favorite !== undefined) {
       await manager

@@ -21,3 +21,8 @@ export const bool = (options: ColumnOptions = {}): ColumnOptions => ({
 export function expiryIn(seconds: number, from: number = Date.now()): Date {
   return new Date(Math.floor((from + seconds * 1000) / 1000) * 1000);
 }
+
+/** A time in whole seconds: MySQL/MariaDB datetime columns keep no fraction, SQLite would. */
+export function wholeSeconds(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}

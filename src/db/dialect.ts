@@ -52,6 +52,37 @@ export interface Dialect {
   readonly statementBatches: boolean;
   /** The id the last INSERT of this connection generated, as an SQL expression. */
   readonly lastInsertId: string;
+  /** A table or column name, quoted as this dialect quotes identifiers. */
+  quote(identifier: string): string;
+  /**
+   * `INSERT INTO table (columns) VALUES (?, ...), ...` for `rows` rows: bulk writes send many
+   * rows per statement, with one `?` per value.
+   */
+  insertRows(table: string, columns: readonly string[], rows: number): string;
+  /** The id an INSERT of one row into a table with a generated id gave, from the driver's result. */
+  insertId(result: unknown): number;
+}
+
+/** Both drivers quote by doubling the quote character inside the quotes. */
+function quoteWith(quote: string): (identifier: string) => string {
+  return (identifier) => `${quote}${identifier.split(quote).join(quote + quote)}${quote}`;
+}
+
+function insertRowsWith(quote: (identifier: string) => string) {
+  return (table: string, columns: readonly string[], rows: number): string => {
+    const row = `(${columns.map(() => '?').join(',')})`;
+    const values = new Array<string>(rows).fill(row).join(',');
+    return `INSERT INTO ${quote(table)} (${columns.map(quote).join(',')}) VALUES ${values}`;
+  };
+}
+
+function insertId(result: unknown): number {
+  // better-sqlite3 through TypeORM gives lastInsertRowid; mysql2 a ResultSetHeader.
+  if (typeof result === 'number' || typeof result === 'bigint') return Number(result);
+  if (typeof result === 'object' && result !== null && 'insertId' in result) {
+    return Number((result as { insertId: unknown }).insertId);
+  }
+  throw new Error('the database returned no id for an INSERT');
 }
 
 const common = {
@@ -61,7 +92,11 @@ const common = {
   likePrefix: (text: string) => `${likeLiteral(text)}%`,
   placeholders: (count: number) => new Array<string>(count).fill('?').join(', '),
   bool: (value: boolean | null) => (value === null ? null : value ? 1 : 0),
+  insertId,
 };
+
+const quoteMysql = quoteWith('`');
+const quoteSqlite = quoteWith('"');
 
 const MYSQL: Dialect = {
   ...common,
@@ -72,6 +107,8 @@ const MYSQL: Dialect = {
   integerDivide: (dividend, divisor) => `(${dividend} DIV ${divisor})`,
   statementBatches: true,
   lastInsertId: 'LAST_INSERT_ID()',
+  quote: quoteMysql,
+  insertRows: insertRowsWith(quoteMysql),
 };
 
 const SQLITE: Dialect = {
@@ -84,6 +121,8 @@ const SQLITE: Dialect = {
   integerDivide: (dividend, divisor) => `(${dividend} / ${divisor})`,
   statementBatches: false,
   lastInsertId: 'last_insert_rowid()',
+  quote: quoteSqlite,
+  insertRows: insertRowsWith(quoteSqlite),
 };
 
 export function dialectNamed(name: DialectName): Dialect {

@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import {
   checkAnswer,
   checkGoodAnswer,
   editDistance,
+  gradeAnswer,
   parseDecimal,
   scoreAnswer,
 } from '../../src/domain/questions/scoring';
@@ -489,5 +491,65 @@ describe('normalizeQuestionType', () => {
     [null, undefined],
   ])('%p -> %p', (input, expected) => {
     expect(normalizeQuestionType(input)).toBe(expected);
+  });
+});
+
+describe('gradeAnswer: the check and the score of an answer that is stored', () => {
+  const questions: ScorableQuestion[] = [
+    mcqOne(2),
+    mcqOne(null),
+    mcqSeveral([0, 2]),
+    trueFalse(true),
+    numberQuestion('0.75', 5),
+    numberQuestion('-12', 0),
+    textQuestion('Paris', { tolerance: 20 }),
+    textQuestion('Berlin', { caseSensitive: true, tolerance: 0 }),
+    textQuestion(null),
+  ];
+  const answers = fc.oneof(
+    fc.anything(),
+    fc.integer({ min: -1, max: 5 }),
+    fc.array(fc.integer({ min: -1, max: 5 }), { maxLength: 5 }),
+    fc.constantFrom('0,75', '0.78', ' paris', 'Pari', 'berlin', 'true', 'false', '-12.0'),
+    fc.double(),
+  );
+
+  it('refuses what checkAnswer refuses, and scores the normalised value as the raw one', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...questions), answers, (question, answer) => {
+        const check = checkAnswer(question, answer);
+        const graded = gradeAnswer(question, answer);
+        if (!check.ok) {
+          expect(graded).toEqual(check);
+          return;
+        }
+        expect(graded).toEqual({
+          ok: true,
+          value: check.value,
+          good: scoreAnswer(question, answer),
+        });
+        // The import stores the normalised value: scoring it again must not change the verdict.
+        expect(scoreAnswer(question, check.value)).toBe(scoreAnswer(question, answer));
+      }),
+      { seed: 13, numRuns: 2000 },
+    );
+  });
+
+  it('gives null for a survey question and a verdict otherwise', () => {
+    expect(gradeAnswer(mcqOne(null), 1)).toEqual({ ok: true, value: 1, good: null });
+    expect(gradeAnswer(numberQuestion('0.75', 5), '0,78')).toEqual({
+      ok: true,
+      value: '0.78',
+      good: true,
+    });
+    expect(gradeAnswer(mcqSeveral([0, 2]), [2, 0])).toEqual({
+      ok: true,
+      value: [0, 2],
+      good: true,
+    });
+    expect(gradeAnswer(trueFalse(true), 'yes')).toEqual({
+      ok: false,
+      reason: 'expected true or false',
+    });
   });
 });

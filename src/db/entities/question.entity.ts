@@ -7,13 +7,12 @@ import {
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
-import type { QuestionType } from '../../domain/questions/question-types';
+import type { MediaType, QuestionType } from '../../domain/questions/question-types';
 import { bool } from '../column-types';
 import { Quiz } from './quiz.entity';
 
-import type { MediaType } from '../../domain/quizzes/quiz-vocabulary';
-
-export { MEDIA_TYPES, type MediaType } from '../../domain/quizzes/quiz-vocabulary';
+// The domain owns the values; re-exported for the modules that met them here.
+export { MEDIA_TYPES, type MediaType } from '../../domain/questions/question-types';
 
 @Entity('questions')
 /** A quiz's questions are read in order; (quiz, position) is also the natural key bulk loads use. */

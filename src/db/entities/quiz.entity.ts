@@ -10,11 +10,11 @@ import {
   type Relation,
 } from 'typeorm';
 import { bool, datetime } from '../column-types';
+import type { QuizVisibility } from '../../domain/quizzes/quiz.rules';
 import { User } from './user.entity';
 
-import type { QuizVisibility } from '../../domain/quizzes/quiz-vocabulary';
-
-export { QUIZ_VISIBILITIES, type QuizVisibility } from '../../domain/quizzes/quiz-vocabulary';
+// The domain owns the values; re-exported for the modules that met them here.
+export { QUIZ_VISIBILITIES, type QuizVisibility } from '../../domain/quizzes/quiz.rules';
 
 @Entity('quizzes')
 /** Quiz sets filter by visibility with a date interval (anonymous requesters see public only). */

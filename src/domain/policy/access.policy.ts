@@ -1,3 +1,5 @@
+import type { QuizVisibility } from '../quizzes/quiz.rules';
+
 /**
  * The one authorization policy (spec §4.8, contract.md §3 to §7). Pure functions over facts the
  * services gather; both transports reach them only through the services, so nothing else
@@ -16,7 +18,7 @@ export type PolicyRequester =
  */
 export type Decision = 'allowed' | 'needsToken' | 'denied';
 
-export type Visibility = 'public' | 'private' | 'draft';
+export type Visibility = QuizVisibility;
 
 export interface QuizFacts {
   visibility: Visibility;

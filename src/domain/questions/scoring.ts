@@ -1,7 +1,17 @@
 import { normalizeQuestionType } from './question-types';
 import type { GoodAnswer, QuestionType, ScorableQuestion } from './question-types';
 
+/**
+ * The one place that decides whether an answer is well formed and whether it is good
+ * (contract.md §4): checkGoodAnswer for a quiz's good answers, gradeAnswer for every answer that
+ * is stored (the import, addAnswers), scoreAnswer for a value alone (the generator, the tests).
+ */
+
 export type AnswerCheck = { ok: true; value: GoodAnswer } | { ok: false; reason: string };
+
+/** An answer checked and scored: `value` is what is stored, `good` null for a survey question. */
+export type GradedAnswer =
+  { ok: true; value: GoodAnswer; good: boolean | null } | { ok: false; reason: string };
 
 type Check<T extends GoodAnswer> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -284,4 +294,12 @@ export function scoreAnswer(question: ScorableQuestion, answer: unknown): boolea
         textMatches(a, g, question),
       );
   }
+}
+
+/** Checks an answer against its question's type and scores the normalised value. */
+export function gradeAnswer(question: ScorableQuestion, answer: unknown): GradedAnswer {
+  const check = checkAnswer(question, answer);
+  if (!check.ok) return check;
+  // No object spread: the import grades millions of answers, and a literal is cheaper.
+  return { ok: true, value: check.value, good: scoreAnswer(question, check.value) };
 }

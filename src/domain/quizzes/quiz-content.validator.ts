@@ -1,16 +1,13 @@
 import {
   MEDIA_TYPES,
-  QUIZ_VISIBILITIES,
-  type MediaType,
-  type QuizVisibility,
-} from './quiz-vocabulary';
-import {
   QUESTION_TYPES,
   TOLERANCES,
   normalizeQuestionType,
   type GoodAnswer,
+  type MediaType,
   type QuestionType,
   type ScorableQuestion,
+  type ValidQuestion,
 } from '../questions/question-types';
 import { checkGoodAnswer } from '../questions/scoring';
 import {
@@ -28,24 +25,12 @@ import {
   text,
   type Fields,
 } from '../validation/checks';
+import { QUIZ_VISIBILITIES, type QuizVisibility } from './quiz.rules';
 
 /**
  * The content of a quiz as every write path accepts it (contract.md §4): the import file and
  * addQuiz on both transports validate with these functions, so a rule lives in one place.
  */
-
-export interface ValidQuestion {
-  position: number;
-  type: QuestionType;
-  title: string;
-  mediaType: MediaType | null;
-  mediaUrl: string | null;
-  propositions: string[] | null;
-  /** Normalised by checkGoodAnswer (numbers as canonical decimal strings); null in surveys. */
-  goodAnswer: GoodAnswer | null;
-  tolerance: number | null;
-  caseSensitive: boolean | null;
-}
 
 export interface QuizContent {
   title: string;
@@ -104,17 +89,6 @@ export function validateQuizContent(record: Fields, path: string): QuizContent {
     validQuestion(raw, `${path}.questions[${position}]`, position, survey),
   );
   return { title, visibility, survey, tags: quizTags, defaultDuration, questions };
-}
-
-/** What scoring needs of a validated question. */
-export function scorable(question: ValidQuestion): ScorableQuestion {
-  return {
-    type: question.type,
-    goodAnswer: question.goodAnswer,
-    tolerance: question.tolerance,
-    caseSensitive: question.caseSensitive,
-    nbPropositions: question.propositions?.length ?? null,
-  };
 }
 
 function validTags(value: unknown, path: string): string[] {

@@ -121,6 +121,61 @@ export function oneOf<T extends string>(value: unknown, allowed: readonly T[], p
     : fail(path, `expected one of ${allowed.join(', ')}, got ${describe(value)}`);
 }
 
+const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * A datetime in the wire format `YYYY-MM-DD hh:mm:ss` (UTC, contract.md §1), refusing dates that
+ * do not exist such as 2026-02-30: Date.UTC would silently roll them over into March.
+ */
+export function dateTime(value: unknown, path: string): Date {
+  if (typeof value !== 'string')
+    fail(path, `expected a date "YYYY-MM-DD hh:mm:ss", got ${describe(value)}`);
+  const match = DATE_TIME_PATTERN.exec(value);
+  if (!match) fail(path, `expected a date "YYYY-MM-DD hh:mm:ss", got ${JSON.stringify(value)}`);
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  const real =
+    year >= 1000 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60;
+  return real ? date : fail(path, `${value} is not a real date and time`);
+}
+
+export function optionalDateTime(value: unknown, path: string): Date | null {
+  return absent(value) ? null : dateTime(value, path);
+}
+
+/**
+ * The items of an optional list, each turned into a key by `key` (which checks it), refusing a
+ * key met twice: a session plays a quiz once, a group has a member once.
+ */
+export function distinctList<K>(
+  value: unknown,
+  path: string,
+  kind: string,
+  key: (item: unknown, itemPath: string) => K,
+): K[] {
+  const seen = new Set<K>();
+  return optionalArray(value, path).map((item, position) => {
+    const itemPath = `${path}[${position}]`;
+    const itemKey = key(item, itemPath);
+    if (seen.has(itemKey)) fail(itemPath, `${kind} "${String(item)}" is listed twice`);
+    seen.add(itemKey);
+    return itemKey;
+  });
+}
+
 /**
  * Deepest nesting of arrays and objects any JSON input may have: the deepest legitimate one (a
  * quiz's question's media, in a GraphQL variable) has 5 levels; deeper input is refused before

@@ -1,7 +1,10 @@
 import type { RequestContext } from '../../context/request-context';
+import { wholeSeconds } from '../../db/column-types';
 import { Question, Quiz, QuizTag, User, UserQuizFlag } from '../../db/entities';
 import { quizCreationDecision } from '../../domain/policy/access.policy';
+import { encodeQuestionRow } from '../../domain/questions/question-row.codec';
 import { validateQuizContent } from '../../domain/quizzes/quiz-content.validator';
+import { quizDates } from '../../domain/quizzes/quiz.rules';
 import { InvalidInputError, isFields, optionalBoolean } from '../../domain/validation/checks';
 import { Errors, type ServiceApiError } from '../../errors';
 
@@ -70,7 +73,8 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
   }
 
   // Whole seconds: the legacy format has no fractions, and every dialect stores them alike.
-  const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+  // A new quiz was made and last changed now, by the rule the import applies to undated quizzes.
+  const dates = quizDates(null, null, wholeSeconds(new Date()), 'quiz');
   const quiz = await ctx.db.write.transaction(async (manager) => {
     const saved = await manager.getRepository(Quiz).save({
       authorId: requester.userId,
@@ -79,8 +83,7 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
       survey: content.survey,
       defaultDuration: content.defaultDuration,
       nbQuestions: content.questions.length,
-      creationDate: now,
-      lastChangeDate: now,
+      ...dates,
     });
     await manager
       .getRepository(QuizTag)
@@ -89,16 +92,7 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
       await manager.getRepository(Question).insert(
         content.questions.map((question) => ({
           quizId: saved.id,
-          position: question.position,
-          type: question.type,
-          title: question.title,
-          mediaType: question.mediaType,
-          mediaUrl: question.mediaUrl,
-          propositions:
-            question.propositions === null ? null : JSON.stringify(question.propositions),
-          goodAnswer: question.goodAnswer === null ? null : JSON.stringify(question.goodAnswer),
-          tolerance: question.tolerance,
-          caseSensitive: question.caseSensitive,
+          ...encodeQuestionRow(question),
         })),
       );
     }

@@ -1,0 +1,86 @@
+import { hashPassword } from '../../security/password';
+import type { ValidUser } from './import-records';
+import { ImportError } from './import-validator';
+import type { LoadStatements } from './row-writer';
+
+/** argon2id takes 64 MiB and tens of milliseconds per hash: a few at once, not hundreds. */
+const HASH_CONCURRENCY = 4;
+
+const USER_COLUMNS = [
+  'email',
+  'password_hash',
+  'first_name',
+  'last_name',
+  'picture_url',
+  'public_profile',
+  'can_create_private_quizzes',
+  'created_at',
+] as const;
+
+async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * Inserts a batch of users (users[firstIndex...] of the file) with one statement and returns
+ * their ids in order. An email already in the database refuses the file: the import adds
+ * accounts, it never merges them. Plain passwords are hashed here, a few at a time.
+ */
+export async function insertUsers(
+  sql: LoadStatements,
+  users: readonly ValidUser[],
+  firstIndex: number,
+  now: Date,
+): Promise<number[]> {
+  const { dialect } = sql;
+  const emails = users.map((user) => user.email);
+  const byEmail = () => sql.selectIn('users', ['id', 'email'], 'email', emails);
+  const taken = await byEmail();
+  if (taken.length > 0) {
+    const existing = String(taken[0]?.email).toLowerCase();
+    const position = Math.max(
+      0,
+      emails.findIndex((email) => email.toLowerCase() === existing),
+    );
+    throw new ImportError(
+      `users[${firstIndex + position}].email`,
+      'an account with this email already exists',
+    );
+  }
+  const hashes = await mapWithConcurrency(users, HASH_CONCURRENCY, (user) =>
+    user.password === null ? Promise.resolve(user.passwordHash) : hashPassword(user.password),
+  );
+  const parameters = users.flatMap((user, position) => [
+    user.email,
+    hashes[position] ?? null,
+    user.firstName,
+    user.lastName,
+    user.pictureUrl,
+    dialect.bool(user.publicProfile),
+    dialect.bool(user.canCreatePrivateQuizzes),
+    dialect.date(now),
+  ]);
+  await sql.run(dialect.insertRows('users', USER_COLUMNS, users.length), parameters);
+  // Read the ids back by email (unique): a multi-row INSERT does not promise consecutive ids.
+  const idsByEmail = new Map<string, number>();
+  for (const row of await byEmail()) idsByEmail.set(String(row.email), Number(row.id));
+  return users.map((user) => {
+    const id = idsByEmail.get(user.email);
+    if (id === undefined) throw new Error(`user ${user.email} was not found after its INSERT`);
+    return id;
+  });
+}

@@ -1,6 +1,8 @@
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../domain/validation/checks';
 import { Errors } from '../../errors';
-import type { QueryParams } from './rest-operation';
+
+/** Query-string parameters as Express parses them: a repeated name gives an array. */
+export type QueryParams = Readonly<Record<string, unknown>>;
 
 /** One string value of a query parameter; a parameter given twice is a BadParameterException. */
 export function optionalString(

@@ -6,12 +6,9 @@ import {
   type OperationDefinition,
   type ParameterDefinition,
 } from '../operations/operation-definition';
-import { jsonParameter, optionalString } from './params';
+import { jsonParameter, optionalString, type QueryParams } from './params';
 
-export type { HttpMethod };
-
-/** Query-string parameters as Express parses them: a repeated name gives an array. */
-export type QueryParams = Readonly<Record<string, unknown>>;
+export type { HttpMethod, QueryParams };
 
 /**
  * One route of the REST compatibility router: the catalog's operations, and whatever a test

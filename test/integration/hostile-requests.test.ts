@@ -35,11 +35,6 @@ function expectGraphQLRefusal(answer: RawAnswer, status: number, type: string): 
   });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 describe('hostile requests', () => {
   let dataSource: DataSource;
   let close: () => Promise<void>;
@@ -70,15 +65,13 @@ describe('hostile requests', () => {
     await close();
   });
 
-  it('refuses a quiz of 100,000 tags with 400 in under 100 ms while /healthz answers in under 100 ms', async () => {
+  // How fast (targets 100 ms each) is measured by `npm run bench:hostile`, not here.
+  it('refuses a quiz of 100,000 tags with 400 while /healthz answers beside it', async () => {
     const tags = Array.from({ length: 100_000 }, (_tag, index) => `t${index}`);
     const body = JSON.stringify({ quiz: { ...QUIZ, tags } });
     expect(body.length).toBeLessThan(app.config.bodyLimitBytes);
     const before = await snapshot();
-    const quizTimes: number[] = [];
-    const healthTimes: number[] = [];
-    // Three rounds, judged by their medians: the machine running the suite is shared. The client
-    // runs in a process of its own, so the times are the service's alone.
+    // The client runs in a process of its own, as another school's app would.
     for (const credentials of [teacher, pupil, teacher]) {
       const [refused, healthz] = await requestFromAnotherProcess([
         {
@@ -97,11 +90,8 @@ describe('hostile requests', () => {
         reason: 'expected at most 20 tags, got 100000',
       });
       expect(healthz.status).toBe(200);
-      quizTimes.push(refused.ms);
-      healthTimes.push(healthz.ms);
+      expect(JSON.parse(healthz.text)).toEqual({ status: 'ok', database: 'up' });
     }
-    expect(median(quizTimes)).toBeLessThan(100);
-    expect(median(healthTimes)).toBeLessThan(100);
     expect(await snapshot()).toEqual(before);
   });
 

@@ -31,6 +31,15 @@ const idSchema = (of: string): JsonSchema => ({
 const TEXT: JsonSchema = { type: 'string' };
 const NUMBER_TEXT: JsonSchema = { type: 'string', pattern: '^[0-9]+$' };
 
+/** A parameter the service checks itself: handed over as received. */
+function handedOver<N extends string>(
+  fields: Omit<ParameterDefinition<N, RawParam>, 'rest' | 'parse' | 'required'> & {
+    required?: boolean;
+  },
+): ParameterDefinition<N, RawParam> {
+  return { ...fields, required: fields.required ?? false, rest: 'text', parse: passValue };
+}
+
 /** The identifier of one item (quiz, user), parsed to a number; blank is absent. */
 export function itemIdParameter<N extends string>(
   name: N,
@@ -58,15 +67,13 @@ export function idParameter<N extends string>(
   of: string,
   options: Options = {},
 ): ParameterDefinition<N, RawParam> {
-  return {
+  return handedOver({
     name,
-    required: options.required ?? false,
+    required: options.required,
     description,
     graphQLType: 'ID',
     schema: idSchema(of),
-    rest: 'text',
-    parse: passValue,
-  };
+  });
 }
 
 /** A required name, refused blank here (attribute names). */
@@ -94,15 +101,7 @@ export function textParameter<N extends string>(
   description: string,
   schema: JsonSchema = TEXT,
 ): ParameterDefinition<N, RawParam> {
-  return {
-    name,
-    required: false,
-    description,
-    graphQLType: 'String',
-    schema,
-    rest: 'text',
-    parse: passValue,
-  };
+  return handedOver({ name, description, graphQLType: 'String', schema });
 }
 
 /** `start,end` or one value d meaning [d,d]. */
@@ -117,15 +116,12 @@ export function booleanParameter<N extends string>(
   name: N,
   description: string,
 ): ParameterDefinition<N, RawParam> {
-  return {
+  return handedOver({
     name,
-    required: false,
     description,
     graphQLType: 'Boolean',
     schema: { type: 'string', enum: ['true', 'false', '1', '0'] },
-    rest: 'text',
-    parse: passValue,
-  };
+  });
 }
 
 /** An integer: digits on REST, Int on GraphQL. */
@@ -133,15 +129,7 @@ export function integerParameter<N extends string>(
   name: N,
   description: string,
 ): ParameterDefinition<N, RawParam> {
-  return {
-    name,
-    required: false,
-    description,
-    graphQLType: 'Int',
-    schema: NUMBER_TEXT,
-    rest: 'text',
-    parse: passValue,
-  };
+  return handedOver({ name, description, graphQLType: 'Int', schema: NUMBER_TEXT });
 }
 
 /** The page size of a set-making operation. */
@@ -158,16 +146,14 @@ export function choiceParameter<N extends string>(
   graphQLEnum: string,
   options: Options = {},
 ): ParameterDefinition<N, RawParam> {
-  return {
+  return handedOver({
     name,
-    required: options.required ?? false,
+    required: options.required,
     description,
     graphQLType: graphQLEnum,
     values,
     schema: { enum: [...values] },
-    rest: 'text',
-    parse: passValue,
-  };
+  });
 }
 
 /** Names of a closed list: comma-separated on REST, a list of an enum on GraphQL. */

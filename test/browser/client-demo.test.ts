@@ -8,6 +8,7 @@ import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { launchChromium, testOutputPath } from '../helpers/browser';
+import { ensureBuilt } from '../helpers/build';
 import { createTestApiKey } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 
@@ -175,8 +176,9 @@ describe('the JavaScript client in a real browser: the demo page', () => {
   const demoUrl = (target: TestApp) => `${target.url}/demo/?apiKey=${encodeURIComponent(apiKey)}`;
 
   beforeAll(async () => {
-    // The tests run from source; the browser files come from the same script `npm run build` runs.
-    execFileSync('npm', ['run', 'build:client', '--silent'], { cwd: ROOT, stdio: 'pipe' });
+    // The tests run from source; the browser files come from the run's one `npm run build`, which
+    // runs `npm run build:client` (test/helpers/build.ts).
+    await ensureBuilt();
     ({ dataSource, close: closeDb } = await openTestDatabase('client_demo'));
     ids = await loadData(dataSource, DOCUMENT);
     apiKey = (await createTestApiKey(dataSource, 'localhost')).secret;

@@ -3,6 +3,7 @@ import mysql from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../../src/config/config';
 import { openDatabase, type DataSourceExtras } from '../../src/db/data-source';
+import { copyStatements, recordedSnapshot } from './schema-template';
 
 /** The server tests run against; a MariaDB on 127.0.0.1 unless TEST_DATABASE_URL says otherwise. */
 export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'mariadb://root@127.0.0.1:3306';
@@ -20,13 +21,18 @@ function serverUrl(): URL {
   return url;
 }
 
-async function admin<T>(fn: (conn: mysql.Connection) => Promise<T>): Promise<T> {
+/** A connection to the server as its administrator, closed once `fn` is done. */
+export async function admin<T>(
+  fn: (conn: mysql.Connection) => Promise<T>,
+  options: { multipleStatements?: boolean } = {},
+): Promise<T> {
   const url = serverUrl();
   const conn = await mysql.createConnection({
     host: url.hostname,
     port: Number(url.port || 3306),
     user: decodeURIComponent(url.username || 'root'),
     password: decodeURIComponent(url.password),
+    multipleStatements: options.multipleStatements ?? false,
   });
   try {
     return await fn(conn);
@@ -35,12 +41,7 @@ async function admin<T>(fn: (conn: mysql.Connection) => Promise<T>): Promise<T> 
   }
 }
 
-/** Creates an empty database of its own for one test file; `drop` removes it. */
-export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
-  const name = `quiz_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
-  await admin((conn) =>
-    conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`),
-  );
+function describeDatabase(name: string): TestDatabase {
   const url = serverUrl();
   url.pathname = `/${name}`;
   const scheme = url.protocol.replace(/:$/, '') as 'mysql' | 'mariadb';
@@ -59,12 +60,58 @@ export async function createTestDatabase(label = 'test'): Promise<TestDatabase> 
   };
 }
 
-/** A migrated MariaDB database and its open data source. */
+const databaseName = (label: string) =>
+  `quiz_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
+
+/** Creates an empty database of its own for one test file; `drop` removes it. */
+export async function createTestDatabase(label = 'test'): Promise<TestDatabase> {
+  const name = databaseName(label);
+  await admin((conn) =>
+    conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`),
+  );
+  return describeDatabase(name);
+}
+
+/**
+ * A database of its own with every migration applied: a copy of the template the jest global
+ * setup migrated for the run (test/helpers/schema-template.ts), or, outside such a run, an empty
+ * database the caller migrates.
+ */
+async function createMigratedTestDatabase(label: string): Promise<TestDatabase> {
+  const snapshot = recordedSnapshot();
+  if (!snapshot) return createTestDatabase(label);
+  const name = databaseName(label);
+  await admin((conn) => conn.query(copyStatements(snapshot, name)), { multipleStatements: true });
+  return describeDatabase(name);
+}
+
+/**
+ * A migrated MariaDB database and its open data source. The schema is the template's, which the
+ * real migrations made once for the run; opening still runs the migrations, and finds none
+ * pending.
+ */
 export async function openTestDatabase(
-  label?: string,
+  label = 'test',
   extras: DataSourceExtras = {},
 ): Promise<{ db: TestDatabase; dataSource: DataSource; close: () => Promise<void> }> {
-  const db = await createTestDatabase(label);
+  return openDatabaseOf(await createMigratedTestDatabase(label), extras);
+}
+
+/**
+ * A MariaDB database migrated here, by every migration run on it in turn, and its open data
+ * source: for the tests of the migrations themselves.
+ */
+export async function openFreshlyMigratedTestDatabase(
+  label = 'test',
+  extras: DataSourceExtras = {},
+): Promise<{ db: TestDatabase; dataSource: DataSource; close: () => Promise<void> }> {
+  return openDatabaseOf(await createTestDatabase(label), extras);
+}
+
+async function openDatabaseOf(
+  db: TestDatabase,
+  extras: DataSourceExtras,
+): Promise<{ db: TestDatabase; dataSource: DataSource; close: () => Promise<void> }> {
   const dataSource = await openDatabase(db.config, extras);
   return {
     db,

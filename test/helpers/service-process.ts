@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-
-const ROOT = path.resolve(__dirname, '../..');
+import { ensureBuilt, ROOT } from './build';
 
 export interface ServiceProcess {
   url: string;
@@ -10,19 +9,17 @@ export interface ServiceProcess {
 }
 
 /**
- * The service's own entry point (src/main.ts) in a process of its own, compiled on the fly, with
- * the given environment added; resolves once it listens.
+ * The service's own entry point (src/main.ts, as the run's one build compiled it into
+ * dist/src/main.js, test/helpers/build.ts) in a process of its own, with the given environment
+ * added; resolves once it listens.
  */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', path.join(ROOT, 'src/main.ts')],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  await ensureBuilt();
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -9,6 +9,7 @@ import type { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/cli';
 import { createDataSource } from '../../src/db/data-source';
 import { verifyPassword } from '../../src/security/password';
+import { ensureBuilt } from '../helpers/build';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -293,17 +294,24 @@ describe('operator CLI', () => {
   });
 
   it('runs as `npm run cli` in a real process and exits non-zero on bad input', async () => {
+    // The run's one build (its pre-script, test/helpers/build.ts); `npm run cli` without
+    // building again.
+    await ensureBuilt();
     const run = promisify(execFile);
-    const ok = await run('npm', ['run', '--silent', 'cli', '--', 'key:list'], {
+    const ok = await run('npm', ['run', '--silent', '--ignore-scripts', 'cli', '--', 'key:list'], {
       cwd: ROOT,
       env: { ...process.env, ...env() },
     });
     expect(ok.stdout).toMatch(/^id\tprefix\thost/);
     await expect(
-      run('npm', ['run', '--silent', 'cli', '--', 'key:create', '--host', '???'], {
-        cwd: ROOT,
-        env: { ...process.env, ...env() },
-      }),
+      run(
+        'npm',
+        ['run', '--silent', '--ignore-scripts', 'cli', '--', 'key:create', '--host', '???'],
+        {
+          cwd: ROOT,
+          env: { ...process.env, ...env() },
+        },
+      ),
     ).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('host: must be a domain name or an IP address'),

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ensureBuilt } from '../helpers/build';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -14,8 +15,13 @@ interface Started {
   output: () => string;
 }
 
-/** Runs the real `npm start` with no DATABASE_URL and waits for its banner. */
+/**
+ * Runs the real `npm start` with no DATABASE_URL and waits for its banner. Its pre-script (the
+ * build) runs once for the whole run (test/helpers/build.ts); the start itself is `npm start`
+ * without it.
+ */
 async function npmStart(sqlitePath: string): Promise<Started> {
+  await ensureBuilt();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SQLITE_PATH: sqlitePath,
@@ -24,7 +30,7 @@ async function npmStart(sqlitePath: string): Promise<Started> {
   };
   delete env.DATABASE_URL;
   delete env.NODE_ENV;
-  const child = spawn('npm', ['start', '--silent'], {
+  const child = spawn('npm', ['start', '--silent', '--ignore-scripts'], {
     cwd: ROOT,
     env,
     detached: true,

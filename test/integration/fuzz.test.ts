@@ -32,18 +32,20 @@ import {
 } from '../helpers/fuzz/pools';
 import type { FuzzRequest } from '../helpers/fuzz/requests';
 import { restOperationSpecs, restRequest } from '../helpers/fuzz/rest-requests';
+import { describeFuzzSettings, fuzzSettings } from '../helpers/fuzz/settings';
 
 /**
  * Property-based fuzzing of every REST operation and every GraphQL root field against the real
  * app on MariaDB: whatever a client sends, the answer is never a 5xx, always JSON, every failure
  * reads as the contract's exception (contract.md §2, §11), nothing internal leaks, and a refused
  * write changes no row. FUZZ_RUNS sets the generated requests per operation and transport
- * (default 1000); FUZZ_SEED and FUZZ_PATH replay a counterexample fast-check reported.
+ * (default in test/helpers/fuzz/settings.ts: 100 in `npm test`, 1000 in `npm run test:slow`);
+ * FUZZ_SEED and FUZZ_PATH replay a counterexample fast-check reported. The run prints its count
+ * and seed.
  */
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-const PATH = process.env.FUZZ_PATH;
+const SETTINGS = fuzzSettings();
+const { runs: RUNS, seed: SEED, path: PATH } = SETTINGS;
 /** A property sends one request per run; this leaves room for a slow machine and for shrinking. */
 const TIMEOUT_MS = Math.max(120_000, RUNS * 200);
 
@@ -369,6 +371,7 @@ describe('fuzzing every operation', () => {
   let graphql: Target;
 
   beforeAll(async () => {
+    console.info(describeFuzzSettings(SETTINGS));
     [rest, graphql] = await Promise.all([startTarget('fuzz_rest'), startTarget('fuzz_graphql')]);
   });
 

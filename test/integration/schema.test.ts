@@ -9,13 +9,13 @@ import { SQLITE_MIGRATIONS } from '../../src/db/migrations/sqlite';
 import {
   BACKENDS,
   createTestDatabase,
+  openFreshlyMigratedTestDatabase,
   openSqliteTestDatabase,
-  openTestDatabase,
 } from '../helpers/database';
 
 describe('migrations', () => {
   it('give, on an empty MariaDB database, a schema with no pending change against the entities', async () => {
-    const { dataSource, close } = await openTestDatabase('schema');
+    const { dataSource, close } = await openFreshlyMigratedTestDatabase('schema');
     try {
       const tables = await dataSource.query('SHOW TABLES');
       expect(tables.length).toBeGreaterThanOrEqual(15);

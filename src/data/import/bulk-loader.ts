@@ -7,12 +7,15 @@ import type { ValidUser } from './import-records';
 import { ImportValidator, asImportSource } from './import-validator';
 import { LoadStatements, RowWriter } from './row-writer';
 import { insertUsers } from './user-writer';
+import type { PasswordCost } from '../../security/password';
 
 export interface LoadOptions {
   /** Called after each batch and at the end of each phase; `total` when the section's size is known. */
   onProgress?: (phase: string, done: number, total?: number) => void;
   /** The import time: default creation dates and created_at columns. */
   now?: Date;
+  /** argon2id parameters for the file's plain passwords; the service's own by default. */
+  passwordCost?: Readonly<PasswordCost>;
 }
 
 /** Records between two progress reports for the phases that insert one row at a time. */
@@ -127,7 +130,7 @@ class BulkLoad {
   }
 
   private async writeUsers(users: ValidUser[], firstIndex: number): Promise<void> {
-    const ids = await insertUsers(this.sql, users, firstIndex, this.now);
+    const ids = await insertUsers(this.sql, users, firstIndex, this.now, this.options.passwordCost);
     users.forEach((user, position) => {
       this.userIds[firstIndex + position] = ids[position] as number;
       this.ids.users.push([user.ref, String(ids[position])]);

@@ -1,4 +1,4 @@
-import { hashPassword } from '../../security/password';
+import { hashPassword, type PasswordCost } from '../../security/password';
 import type { ValidUser } from './import-records';
 import { ImportError } from './import-validator';
 import type { LoadStatements } from './row-writer';
@@ -45,6 +45,7 @@ export async function insertUsers(
   users: readonly ValidUser[],
   firstIndex: number,
   now: Date,
+  passwordCost?: Readonly<PasswordCost>,
 ): Promise<number[]> {
   const { dialect } = sql;
   const emails = users.map((user) => user.email);
@@ -62,7 +63,9 @@ export async function insertUsers(
     );
   }
   const hashes = await mapWithConcurrency(users, HASH_CONCURRENCY, (user) =>
-    user.password === null ? Promise.resolve(user.passwordHash) : hashPassword(user.password),
+    user.password === null
+      ? Promise.resolve(user.passwordHash)
+      : hashPassword(user.password, passwordCost),
   );
   const parameters = users.flatMap((user, position) => [
     user.email,

@@ -1,14 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { createAppDeps, createRequestContext } from '../../src/context/request-context';
-import { loadConfig } from '../../src/config/config';
 import {
   createDataSet,
   createDataSetWith,
   getPage,
 } from '../../src/services/data-sets/data-set.service';
-import { createLogger } from '../../src/observability/logger';
 import { BACKENDS, openBackend } from '../helpers/database';
 import { StatementCounter } from '../helpers/statement-counter';
+import { serviceContext } from '../helpers/service-context';
 
 /**
  * How a set is written: one transaction, sent to MySQL/MariaDB as one batch of statements.
@@ -34,15 +32,7 @@ describe.each(BACKENDS)('writing a data set on %s', (backend) => {
   });
 
   function context() {
-    const deps = createAppDeps(
-      loadConfig({ NODE_ENV: 'test' }),
-      dataSource,
-      createLogger('silent'),
-    );
-    return createRequestContext(deps, {
-      operation: 'getUserSet',
-      requester: { kind: 'anonymous', apiKeyId: 1 },
-    });
+    return serviceContext(dataSource, 'getUserSet', { kind: 'anonymous', apiKeyId: 1 });
   }
 
   async function counts(): Promise<[number, number]> {
@@ -131,15 +121,7 @@ describe('a set row that MariaDB refuses', () => {
   });
 
   it('stops the write before its members, which would otherwise go to the previous set', async () => {
-    const deps = createAppDeps(
-      loadConfig({ NODE_ENV: 'test' }),
-      dataSource,
-      createLogger('silent'),
-    );
-    const ctx = createRequestContext(deps, {
-      operation: 'getUserSet',
-      requester: { kind: 'anonymous', apiKeyId: 1 },
-    });
+    const ctx = serviceContext(dataSource, 'getUserSet', { kind: 'anonymous', apiKeyId: 1 });
     const earlier = await createDataSet(ctx, 'user', 'SELECT id FROM users', []);
     // Longer than the TEXT column holds: the row is refused. The members statement, had it run,
     // would have read the id of the previous set written on the same connection.
@@ -166,14 +148,9 @@ describe('a set row that MariaDB refuses', () => {
 
   it('opens no connection for a data source already closed', async () => {
     const closing = await openBackend('MariaDB', 'set_write_closed');
-    const deps = createAppDeps(
-      loadConfig({ NODE_ENV: 'test' }),
-      closing.dataSource,
-      createLogger('silent'),
-    );
-    const ctx = createRequestContext(deps, {
-      operation: 'getUserSet',
-      requester: { kind: 'anonymous', apiKeyId: 1 },
+    const ctx = serviceContext(closing.dataSource, 'getUserSet', {
+      kind: 'anonymous',
+      apiKeyId: 1,
     });
     await closing.close();
     // A pool opened now would never be closed and would keep the process alive.

@@ -3,12 +3,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { buildSchema } from 'graphql';
 import { REST_OPERATIONS } from '../../src/api/rest/rest.router';
-import { createAppDeps, operatorContext } from '../../src/context/request-context';
-import { loadConfig } from '../../src/config/config';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { ImportDocument } from '../../src/data/import/import-document';
 import { openDatabase } from '../../src/db/data-source';
-import { createLogger } from '../../src/observability/logger';
 import { revokeApiKey } from '../../src/services/api-keys/api-key.service';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
@@ -33,6 +30,7 @@ import {
 import type { FuzzRequest } from '../helpers/fuzz/requests';
 import { restOperationSpecs, restRequest } from '../helpers/fuzz/rest-requests';
 import { describeFuzzSettings, fuzzSettings } from '../helpers/fuzz/settings';
+import { operatorServiceContext } from '../helpers/service-context';
 
 /**
  * Property-based fuzzing of every REST operation and every GraphQL root field against the real
@@ -124,10 +122,7 @@ async function startTarget(label: string): Promise<Target> {
   const key = await createTestApiKey(dataSource, 'localhost');
   const otherHost = await createTestApiKey(dataSource, 'school.example');
   const revoked = await createTestApiKey(dataSource, 'localhost');
-  const operator = operatorContext(
-    createAppDeps(loadConfig({ NODE_ENV: 'test' }), dataSource, createLogger('silent')),
-    'test',
-  );
+  const operator = operatorServiceContext(dataSource);
   await revokeApiKey(operator, revoked.id);
   const token = (ref: string, keyId = key.id) => createTestToken(dataSource, user(ref), keyId);
   const teacher = await token('t1');

@@ -1,8 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { createAppDeps, operatorContext } from '../../src/context/request-context';
-import { loadConfig } from '../../src/config/config';
 import { AccessToken, LoginFailure } from '../../src/db/entities';
-import { createLogger } from '../../src/observability/logger';
 import { hashSecret } from '../../src/security/secrets';
 import { revokeApiKey } from '../../src/services/api-keys/api-key.service';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -19,6 +16,7 @@ import {
 } from '../helpers/browser';
 import { createTestApiKey } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
+import { operatorServiceContext } from '../helpers/service-context';
 
 const PASSWORD = 'correct horse battery staple';
 const GENERIC_FAILURE = 'The email or password is incorrect.';
@@ -62,10 +60,7 @@ describe('login page (spec §5.3)', () => {
     localKey = (await createTestApiKey(dataSource, 'localhost')).secret;
     schoolKey = (await createTestApiKey(dataSource, 'school.example')).secret;
     const revoked = await createTestApiKey(dataSource, 'localhost');
-    const operator = operatorContext(
-      createAppDeps(loadConfig({ NODE_ENV: 'test' }), dataSource, createLogger('silent')),
-      'test',
-    );
+    const operator = operatorServiceContext(dataSource);
     await revokeApiKey(operator, revoked.id);
     revokedKey = revoked.secret;
     app = await startTestApp(dataSource, {

@@ -2,13 +2,11 @@ import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { ImportDocument } from '../../src/data/import/import-document';
 import { revokeApiKey } from '../../src/services/api-keys/api-key.service';
-import { createAppDeps, operatorContext } from '../../src/context/request-context';
-import { loadConfig } from '../../src/config/config';
-import { createLogger } from '../../src/observability/logger';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
+import { operatorServiceContext } from '../helpers/service-context';
 
 /** Users: A authors every quiz and may create private ones; B may not; C attended a session that played the private quiz. */
 const DOCUMENT: ImportDocument = {
@@ -122,10 +120,7 @@ describe('permission matrix (REST and GraphQL)', () => {
     const otherKey = await createTestApiKey(dataSource, 'localhost');
     const revoked = await createTestApiKey(dataSource, 'localhost');
     const foreign = await createTestApiKey(dataSource, 'school.example');
-    const ctx = operatorContext(
-      createAppDeps(loadConfig({ NODE_ENV: 'test' }), dataSource, createLogger('silent')),
-      'test',
-    );
+    const ctx = operatorServiceContext(dataSource);
     await revokeApiKey(ctx, revoked.id);
     const expired = await createTestToken(dataSource, user('A'), key.id);
     await dataSource.query('UPDATE access_tokens SET expires_at = ? WHERE user_id = ?', [

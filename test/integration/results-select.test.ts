@@ -1,9 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { loadConfig } from '../../src/config/config';
-import { createAppDeps, createRequestContext } from '../../src/context/request-context';
 import { generateData } from '../../src/data/generate/synthetic-data';
 import { loadData } from '../../src/data/import/bulk-loader';
-import { createLogger } from '../../src/observability/logger';
 import { createDataSet, getPage } from '../../src/services/data-sets/data-set.service';
 import type { ResultRow } from '../../src/services/data-sets/data-set.types';
 import { computedResultItems } from '../../src/services/data-sets/data-set.views';
@@ -12,6 +9,7 @@ import { RESULT_TYPES } from '../../src/services/results/result-types.registry';
 import { getResults, resultsScope } from '../../src/services/results/results.service';
 import { selectResults } from '../../src/services/results/results.sql';
 import { BACKENDS, openBackend } from '../helpers/database';
+import { serviceContext } from '../helpers/service-context';
 
 /**
  * Results computed apart from storing them: the SELECT built from the result type registry runs
@@ -48,14 +46,10 @@ describe.each(BACKENDS)('results as a SELECT of their own on %s', (backend) => {
   });
 
   function context() {
-    const deps = createAppDeps(
-      loadConfig({ NODE_ENV: 'test' }),
-      dataSource,
-      createLogger('silent'),
-    );
-    return createRequestContext(deps, {
-      operation: 'getResults',
-      requester: { kind: 'user', apiKeyId: 1, userId: teacherId },
+    return serviceContext(dataSource, 'getResults', {
+      kind: 'user',
+      apiKeyId: 1,
+      userId: teacherId,
     });
   }
 

@@ -1,9 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
-import { createAppDeps, createRequestContext } from '../../src/context/request-context';
-import { loadConfig } from '../../src/config/config';
-import { createLogger } from '../../src/observability/logger';
 import { QUIZ_FIELDS, QUIZ_PUBLIC_FIELDS } from '../../src/services/attributes/item-attribute';
 import { getQuizAttribute } from '../../src/services/quizzes/quiz-attribute.service';
 import { getUserAttribute } from '../../src/services/users/user-read.service';
@@ -13,6 +10,7 @@ import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
 import { badParameterBody, missingParameterBody, unauthorizedBody } from '../helpers/exceptions';
 import { expectParity, PARITY_QUERIES, type ParityOperation } from '../helpers/parity';
+import { serviceContext } from '../helpers/service-context';
 
 /**
  * Who is who:
@@ -877,10 +875,11 @@ describe('computed attributes on SQLite (same statements, other dialect)', () =>
 
   /** A service context for an authenticated user, as a transport would build it. */
   const contextOf = (operation: string, ref: string) =>
-    createRequestContext(
-      createAppDeps(loadConfig({ NODE_ENV: 'test' }), dataSource, createLogger('silent')),
-      { operation, requester: { kind: 'user', apiKeyId: 0, userId: Number(ids.users[ref]) } },
-    );
+    serviceContext(dataSource, operation, {
+      kind: 'user',
+      apiKeyId: 0,
+      userId: Number(ids.users[ref]),
+    });
 
   it('computes popularity and influence', async () => {
     for (const [ref, value] of Object.entries(POPULARITY)) {

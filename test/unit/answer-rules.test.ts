@@ -6,18 +6,7 @@ import {
   scoredAnswer,
 } from '../../src/domain/answers/answer.rules';
 import type { ScorableQuestion } from '../../src/domain/questions/question-types';
-import { InvalidInputError } from '../../src/domain/validation/checks';
-
-/** The error a rule throws, to compare its path, reason and missing flag whole. */
-function refusal(rule: () => unknown): { path: string; reason: string; missing: boolean } {
-  try {
-    rule();
-  } catch (error) {
-    if (!(error instanceof InvalidInputError)) throw error;
-    return { path: error.path, reason: error.reason, missing: error.missing };
-  }
-  throw new Error('the rule accepted the value');
-}
+import { refusal } from '../helpers/rules';
 
 const QUESTIONS: Record<string, ScorableQuestion> = {
   one: { type: 'MultipleChoicesOneGoodAnswer', goodAnswer: 1, nbPropositions: 3 },

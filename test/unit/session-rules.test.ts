@@ -7,17 +7,7 @@ import {
   sessionQuizList,
   sessionTitle,
 } from '../../src/domain/sessions/session.rules';
-import { InvalidInputError } from '../../src/domain/validation/checks';
-
-function refusal(rule: () => unknown): { path: string; reason: string; missing: boolean } {
-  try {
-    rule();
-  } catch (error) {
-    if (!(error instanceof InvalidInputError)) throw error;
-    return { path: error.path, reason: error.reason, missing: error.missing };
-  }
-  throw new Error('the rule accepted the value');
-}
+import { refusal } from '../helpers/rules';
 
 describe('session rules (contract.md §9)', () => {
   it('a title is 1 to 250 characters, trimmed', () => {

@@ -4,16 +4,7 @@ import {
   distinctList,
   optionalDateTime,
 } from '../../src/domain/validation/checks';
-
-function refusal(rule: () => unknown): { path: string; reason: string } {
-  try {
-    rule();
-  } catch (error) {
-    if (!(error instanceof InvalidInputError)) throw error;
-    return { path: error.path, reason: error.reason };
-  }
-  throw new Error('the check accepted the value');
-}
+import { refusal } from '../helpers/rules';
 
 describe('dateTime: the wire datetime `YYYY-MM-DD hh:mm:ss` in UTC (contract.md §1)', () => {
   it.each([
@@ -37,6 +28,7 @@ describe('dateTime: the wire datetime `YYYY-MM-DD hh:mm:ss` in UTC (contract.md 
     expect(refusal(() => dateTime(value, 'sessions[0].startDate'))).toEqual({
       path: 'sessions[0].startDate',
       reason,
+      missing: false,
     });
   });
 
@@ -65,14 +57,17 @@ describe('distinctList: an optional list of keys, none twice', () => {
     expect(refusal(() => distinctList(['a', 'b', 'A'], 'session.quizIds', 'quiz', upper))).toEqual({
       path: 'session.quizIds[2]',
       reason: 'quiz "A" is listed twice',
+      missing: false,
     });
     expect(refusal(() => distinctList(['a', 3], 'groups[0].members', 'user', upper))).toEqual({
       path: 'groups[0].members[1]',
       reason: 'not a text',
+      missing: false,
     });
     expect(refusal(() => distinctList('a', 'p', 'user', upper))).toEqual({
       path: 'p',
       reason: 'expected an array, got "a"',
+      missing: false,
     });
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { leakFree } from './leaks';
+import { USER_ATTRIBUTE_NAMES as SERVICE_USER_ATTRIBUTES } from '../../../src/services/attributes/item-attribute';
 
 /**
  * Parameter values, as text, for both transports: hostile texts, and per kind of parameter (ids,
@@ -252,34 +253,9 @@ export const searchValues = values(
   2,
 );
 
-export const QUIZ_ATTRIBUTE_NAMES = [
-  'id',
-  'title',
-  'visibility',
-  'survey',
-  'tags',
-  'creationDate',
-  'lastChangeDate',
-  'author',
-  'nbQuestions',
-  'questions',
-  'defaultDuration',
-  'imported',
-  'favorite',
-  'nbSessions',
-  'nbPlayers',
-  'nbFavorites',
-];
-export const USER_ATTRIBUTE_NAMES = [
-  'firstName',
-  'lastName',
-  'pictureURL',
-  'popularity',
-  'influence',
-  'email',
-  'passwordHash',
-  'id',
-];
+export { QUIZ_ATTRIBUTE_NAMES } from '../../../src/services/attributes/item-attribute';
+/** The user attributes, and names a client might try that must be refused. */
+export const USER_ATTRIBUTE_NAMES = [...SERVICE_USER_ATTRIBUTES, 'email', 'passwordHash', 'id'];
 export { RESULT_TYPES } from '../../../src/services/results/result-types.registry';
 export { AGGREGATION_FUNCTIONS } from '../../../src/services/results/aggregation-functions.registry';
 export const GROUP_BY = ['user', 'quiz'];

@@ -1,0 +1,26 @@
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/config';
+import {
+  createAppDeps,
+  createRequestContext,
+  operatorContext,
+  type RequestContext,
+  type Requester,
+} from '../../src/context/request-context';
+import { createLogger } from '../../src/observability/logger';
+
+/** The context a service gets from a transport, for calling services directly in a test. */
+export function serviceContext(
+  dataSource: DataSource,
+  operation: string,
+  requester: Requester,
+): RequestContext {
+  const deps = createAppDeps(loadConfig({ NODE_ENV: 'test' }), dataSource, createLogger('silent'));
+  return createRequestContext(deps, { operation, requester });
+}
+
+/** The context of an operator command (revoking a key, say) on the test's database. */
+export function operatorServiceContext(dataSource: DataSource): RequestContext {
+  const deps = createAppDeps(loadConfig({ NODE_ENV: 'test' }), dataSource, createLogger('silent'));
+  return operatorContext(deps, 'test');
+}

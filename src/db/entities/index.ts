@@ -4,7 +4,7 @@ import { ApiKey } from './api-key.entity';
 import { ComputedResultItem, DataSet, DataSetItem } from './data-set.entity';
 import { Question } from './question.entity';
 import { Quiz, QuizTag } from './quiz.entity';
-import { Session, SessionAttendee, SessionQuiz } from './session.entity';
+import { Session, SessionAttendee, SessionChange, SessionQuiz } from './session.entity';
 import { UserGroup, UserGroupMember } from './user-group.entity';
 import { UserQuizFlag } from './user-quiz-flag.entity';
 import { User } from './user.entity';
@@ -25,6 +25,7 @@ export {
   Session,
   SessionAttendee,
   SessionQuiz,
+  SessionChange,
   UserGroup,
   UserGroupMember,
   UserQuizFlag,
@@ -47,6 +48,7 @@ export const ENTITIES = [
   Session,
   SessionAttendee,
   SessionQuiz,
+  SessionChange,
   Answer,
   DataSet,
   DataSetItem,

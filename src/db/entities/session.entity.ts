@@ -12,8 +12,12 @@ import { bool, datetime } from '../column-types';
 import { Quiz } from './quiz.entity';
 import { User } from './user.entity';
 
-/** A classroom session: a teacher plays quizzes with attendees. */
+/**
+ * A classroom session: a teacher plays quizzes with attendees. `clientRef` is the classroom
+ * app's own name for it (contract.md §9): unique per owner, so a repeated addSession finds it.
+ */
 @Entity('sessions')
+@Index('uq_sessions_owner_client_ref', ['ownerId', 'clientRef'], { unique: true })
 export class Session {
   @PrimaryGeneratedColumn({ type: 'int' })
   id!: number;
@@ -32,6 +36,31 @@ export class Session {
 
   @Column(datetime())
   startDate!: Date;
+
+  /** Null for sessions written without one (imports, older clients): NULLs never collide. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  clientRef!: string | null;
+}
+
+/**
+ * A session's change marker (contract.md §10): every addAnswers that stores something bumps
+ * `version` in its own transaction, so an instance watching the session sees that results
+ * changed by reading this row, whichever instance wrote them.
+ */
+@Entity('session_changes')
+export class SessionChange {
+  @PrimaryColumn({ type: 'int' })
+  sessionId!: number;
+
+  @Column({ type: 'int', default: 0 })
+  version!: number;
+
+  @Column(datetime())
+  changedAt!: Date;
+
+  @ManyToOne(() => Session, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'session_id' })
+  session?: Relation<Session>;
 }
 
 @Entity('session_attendees')

@@ -3,9 +3,9 @@ import { readableQuizzes } from '../quizzes/quiz.service';
 import { quizView, type QuizView } from '../quizzes/quiz.views';
 import { userView, type UserView } from '../users/user.views';
 import type { DataSetItemType } from '../../db/entities/data-set.entity';
-import type { DataSetPage } from './data-set.types';
+import type { DataSetPage, ResultRow } from './data-set.types';
 import { toNumber } from '../../db/dialect';
-import { storedResultsShape } from '../results/result-parameters';
+import { storedResultsShape, type StoredResultsShape } from '../results/result-parameters';
 import { resultTypeDefinition, type ResultType } from '../results/result-types.registry';
 
 /**
@@ -86,11 +86,21 @@ export async function userGroupItems(
 export function computedResultItems(
   page: Pick<DataSetPage, 'resultRows' | 'parameters'>,
 ): ComputedResultView[] {
-  const stored = storedResultsShape(page.parameters);
+  return resultRowItems(page.resultRows, storedResultsShape(page.parameters));
+}
+
+/**
+ * Rows of the results query (stored, or selected on their own) as computed results of `stored`'s
+ * shape; without one, nbGoodAnswers, grouping read from each row.
+ */
+export function resultRowItems(
+  rows: readonly ResultRow[],
+  stored: StoredResultsShape | undefined,
+): ComputedResultView[] {
   const resultTypes: ResultType[] = stored?.resultTypes ?? ['nbGoodAnswers'];
   const numberOrNull = (value: unknown) =>
     value === null || value === undefined ? null : toNumber(value);
-  return page.resultRows.map((row) => {
+  return rows.map((row) => {
     const aggregationFunction =
       typeof row.aggregation_function === 'string' ? row.aggregation_function : null;
     const userId = numberOrNull(row.user_id);

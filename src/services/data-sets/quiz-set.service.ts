@@ -13,6 +13,7 @@ import {
 import { type SqlCondition } from './data-set.sql';
 import type { Dialect } from '../../db/dialect';
 import { quizScopeSql } from '../../db/sql/access-policy.sql';
+import type { SqlFragment } from '../../db/sql/sql-fragment';
 
 /** getQuizSet filters (contract.md §6); each is optional, at least one is required. */
 export interface QuizSetFilters {
@@ -156,14 +157,20 @@ export async function getQuizSet(
   filters: QuizSetFilters,
   options: Pick<DataSetOptions, 'numberOfItemsPerPage'> = {},
 ): Promise<DataSetPage> {
+  const select = quizSetSelect(ctx, filters);
+  return createDataSet(ctx, 'quiz', select.sql, select.params, options);
+}
+
+/**
+ * The quizzes matching ALL the filters given, within what the requester may see, as a SELECT of
+ * `id`: what getQuizSet stores, and what live results read without storing it.
+ */
+export function quizSetSelect(ctx: RequestContext, filters: QuizSetFilters): SqlFragment {
   const conditions = filterConditions(ctx, filters);
   if (conditions.length === 0) throw Errors.missingParameter(ctx.operation, QUIZ_SET_FILTER_NAMES);
   const where = [scopeCondition(ctx), ...conditions];
-  return createDataSet(
-    ctx,
-    'quiz',
-    `SELECT q.id AS id FROM quizzes q WHERE ${where.map((c) => c.sql).join(' AND ')}`,
-    where.flatMap((c) => c.params),
-    options,
-  );
+  return {
+    sql: `SELECT q.id AS id FROM quizzes q WHERE ${where.map((c) => c.sql).join(' AND ')}`,
+    params: where.flatMap((c) => c.params),
+  };
 }

@@ -7,6 +7,7 @@ import type { DataSetOptions, DataSetPage } from './data-set.types';
 import { isGiven, parseBooleanParam, parseIdParam, type RawParam } from './data-set.params';
 import type { SqlCondition } from './data-set.sql';
 import { groupScopeSql } from '../../db/sql/access-policy.sql';
+import type { SqlFragment } from '../../db/sql/sql-fragment';
 
 /** getUserSet filters (contract.md §6); the AND of those given. */
 export interface UserSetFilters {
@@ -33,6 +34,18 @@ export async function getUserSet(
   filters: UserSetFilters,
   options: Pick<DataSetOptions, 'numberOfItemsPerPage'> = {},
 ): Promise<DataSetPage> {
+  const select = await userSetSelect(ctx, filters);
+  return createDataSet(ctx, 'user', select.sql, select.params, options);
+}
+
+/**
+ * The users matching ALL the filters given, as a SELECT of `id`: what getUserSet stores, and what
+ * live results read without storing it. Every filter is checked first.
+ */
+export async function userSetSelect(
+  ctx: RequestContext,
+  filters: UserSetFilters,
+): Promise<SqlFragment> {
   const op = ctx.operation;
   const { userId, userGroupSetId, sessionId, raisedHand, quizId } = filters;
   if (isGiven(raisedHand) && !isGiven(sessionId)) {
@@ -85,13 +98,10 @@ export async function getUserSet(
     });
   }
   if (conditions.length === 0) throw Errors.missingParameter(op, USER_SET_FILTER_NAMES);
-  return createDataSet(
-    ctx,
-    'user',
-    `SELECT u.id AS id FROM users u WHERE ${conditions.map((c) => c.sql).join(' AND ')}`,
-    conditions.flatMap((c) => c.params),
-    options,
-  );
+  return {
+    sql: `SELECT u.id AS id FROM users u WHERE ${conditions.map((c) => c.sql).join(' AND ')}`,
+    params: conditions.flatMap((c) => c.params),
+  };
 }
 
 /**

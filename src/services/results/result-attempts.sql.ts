@@ -1,7 +1,8 @@
 import type { Dialect } from '../../db/dialect';
+import { storedMembers, type MemberSource } from '../../db/sql/member-sources.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import type { AttemptScope } from '../../domain/policy/access.policy';
-import type { ResultsRequest } from './result-parameters';
+import type { ResultsOptions, ResultsRequest } from './result-parameters';
 import {
   ATTEMPT_MEASURES,
   resultTypeDefinition,
@@ -20,10 +21,23 @@ import { attemptScopeSql } from '../../db/sql/access-policy.sql';
  *   results, without an attempt the requester may see;
  * - `valued`: one DOUBLE per result type, named as its computed_results column; percentiles by
  *   window functions over each quiz, so over every real attempt, seen or not, and the zeros.
+ * The two sets are stored sets (getResults) or SELECTs of ids (a session's attendees and quizzes,
+ * for live results): see member-sources.sql.ts.
  */
 
+/** The user set and the quiz set results are computed over. */
+export interface ResultsSets {
+  users: MemberSource;
+  quizzes: MemberSource;
+}
+
+/** The two stored sets a getResults request names. */
+export function storedSets(request: Pick<ResultsRequest, 'userSetId' | 'quizSetId'>): ResultsSets {
+  return { users: storedMembers(request.userSetId), quizzes: storedMembers(request.quizSetId) };
+}
+
 /** The answers' sessions restricted to the request's, when it names some. */
-function sessionFilter(dialect: Dialect, request: ResultsRequest): SqlFragment {
+function sessionFilter(dialect: Dialect, request: ResultsOptions): SqlFragment {
   if (!request.sessionIds) return { sql: '', params: [] };
   return {
     sql: ` AND a.session_id IN (${dialect.placeholders(request.sessionIds.length)})`,
@@ -32,7 +46,7 @@ function sessionFilter(dialect: Dialect, request: ResultsRequest): SqlFragment {
 }
 
 /** The measures the request's result types read, in registry order. */
-function measuresOf(request: ResultsRequest): AttemptMeasure[] {
+function measuresOf(request: ResultsOptions): AttemptMeasure[] {
   const needed = new Set<AttemptMeasureName>(
     request.resultTypes.flatMap((type) => resultTypeDefinition(type).measures),
   );
@@ -49,11 +63,14 @@ function measuresOf(request: ResultsRequest): AttemptMeasure[] {
  */
 export function valuedStages(
   dialect: Dialect,
-  request: ResultsRequest,
+  request: ResultsOptions,
+  sets: ResultsSets,
   zeroScope: AttemptScope,
 ): SqlFragment {
   const sessions = sessionFilter(dialect, request);
-  const params: SqlParam[] = [request.userSetId, request.quizSetId, ...sessions.params];
+  const users = sets.users.ids('us');
+  const quizzes = sets.quizzes.ids('qs');
+  const params: SqlParam[] = [...users.params, ...quizzes.params, ...sessions.params];
   // Only the measures the result types read: MIN and MAX of the answer times nearly double the
   // pass over the answers.
   const measures = measuresOf(request);
@@ -66,8 +83,8 @@ export function valuedStages(
   SELECT a.user_id AS user_id, a.quiz_id AS quiz_id, a.session_id AS session_id,
          ${measures.map((measure) => `${measure.sql(dialect)} AS ${measure.column}`).join(',\n         ')}
     FROM answers a
-   WHERE a.user_id IN (SELECT us.item_id FROM data_set_items us WHERE us.data_set_id = ?)
-     AND a.quiz_id IN (SELECT qs.item_id FROM data_set_items qs WHERE qs.data_set_id = ?)${sessions.sql}
+   WHERE a.user_id IN (${users.sql})
+     AND a.quiz_id IN (${quizzes.sql})${sessions.sql}
    GROUP BY a.user_id, a.quiz_id, a.session_id
 ), all_attempts AS (
   SELECT user_id, quiz_id, session_id, ${names} FROM attempts`;
@@ -77,15 +94,23 @@ export function valuedStages(
     // unseen one exists: the zeros then tell nothing of other owners' sessions.
     const seen = attemptScopeSql(zeroScope, 'a');
     const seenSql = seen ? `\n                        AND ${seen.sql}` : '';
+    const userRows = sets.users.rows('us');
+    const quizRows = sets.quizzes.rows('qs');
     sql += `
   UNION ALL
   SELECT us.item_id, qs.item_id, NULL, ${measures.map((measure) => measure.zero).join(', ')}
-    FROM data_set_items us
-    JOIN data_set_items qs ON qs.data_set_id = ?
-   WHERE us.data_set_id = ?
+    FROM ${userRows.table.sql}
+    JOIN ${quizRows.table.sql} ON ${quizRows.where?.sql ?? '1 = 1'}
+   WHERE ${userRows.where?.sql ?? '1 = 1'}
      AND NOT EXISTS (SELECT 1 FROM answers a
                       WHERE a.user_id = us.item_id AND a.quiz_id = qs.item_id${sessions.sql}${seenSql})`;
-    params.push(request.quizSetId, request.userSetId, ...sessions.params);
+    params.push(
+      ...userRows.table.params,
+      ...quizRows.table.params,
+      ...(quizRows.where?.params ?? []),
+      ...(userRows.where?.params ?? []),
+      ...sessions.params,
+    );
     if (seen) params.push(...seen.params);
   }
   const types = request.resultTypes.map(resultTypeDefinition);

@@ -3,7 +3,7 @@ import { roundedSql } from '../../db/sql/rounding.sql';
 import { selectStatement, type QueryColumn, type RowsQuery } from '../../db/sql/rows-query.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import type { AttemptScope } from '../../domain/policy/access.policy';
-import { valuedStages } from './result-attempts.sql';
+import { storedSets, valuedStages, type ResultsSets } from './result-attempts.sql';
 import { attemptScopeSql } from '../../db/sql/access-policy.sql';
 import {
   AGGREGATIONS,
@@ -11,7 +11,7 @@ import {
   type AggregationDefinition,
   type AggregationFunction,
 } from './aggregation-functions.registry';
-import type { ResultsRequest } from './result-parameters';
+import type { ResultsOptions, ResultsRequest } from './result-parameters';
 import { resultTypeDefinition, type ResultTypeDefinition } from './result-types.registry';
 
 /**
@@ -48,10 +48,15 @@ function idColumns(userId: string, quizId: string, sessionId: string, fn: string
  * to see. Percentiles were computed over all the attempts first: a visible attempt ranks among
  * all its quiz's attempts, seen or not, and the zeros.
  */
-function detailedQuery(dialect: Dialect, request: ResultsRequest, scope: AttemptScope): RowsQuery {
+function detailedQuery(
+  dialect: Dialect,
+  request: ResultsOptions,
+  sets: ResultsSets,
+  scope: AttemptScope,
+): RowsQuery {
   const seen = attemptScopeSql(scope, 'v');
   return {
-    with: valuedStages(dialect, request, scope),
+    with: valuedStages(dialect, request, sets, scope),
     columns: [
       { name: 'position', sql: 'ROW_NUMBER() OVER (ORDER BY v.user_id, v.quiz_id, v.session_id)' },
       ...idColumns('v.user_id', 'v.quiz_id', 'v.session_id', 'NULL'),
@@ -79,13 +84,13 @@ function aggregateSql(fn: AggregationDefinition, type: ResultTypeDefinition, ind
  * attempt included (null values, or the function's empty value), ordered by member then by the
  * functions' order.
  */
-function aggregatedQuery(dialect: Dialect, request: ResultsRequest): RowsQuery {
+function aggregatedQuery(dialect: Dialect, request: ResultsOptions, sets: ResultsSets): RowsQuery {
   const aggregation = request.aggregation;
   if (!aggregation) throw new Error('aggregatedQuery needs aggregation functions');
   // Aggregates cover every attempt: zeros only for pairs without any.
-  const valued = valuedStages(dialect, request, { kind: 'all' });
+  const valued = valuedStages(dialect, request, sets, { kind: 'all' });
   const key = aggregation.groupBy === 'user' ? 'user_id' : 'quiz_id';
-  const groupSetId = aggregation.groupBy === 'user' ? request.userSetId : request.quizSetId;
+  const group = (aggregation.groupBy === 'user' ? sets.users : sets.quizzes).rows('g');
   const types = request.resultTypes.map(resultTypeDefinition);
   const functions = aggregation.functions.map(aggregationDefinition);
   // The window columns the functions read, once each, in registry order.
@@ -148,27 +153,36 @@ function aggregatedQuery(dialect: Dialect, request: ResultsRequest): RowsQuery {
       })),
     ],
     from: {
-      sql: `  FROM data_set_items g
-  LEFT JOIN stats s ON s.gk = g.item_id${crossJoin}
- WHERE g.data_set_id = ?`,
-      params: [groupSetId] as SqlParam[],
+      sql: `  FROM ${group.table.sql}
+  LEFT JOIN stats s ON s.gk = g.item_id${crossJoin}${group.where ? `\n WHERE ${group.where.sql}` : ''}`,
+      params: [...group.table.params, ...(group.where?.params ?? [])] as SqlParam[],
     },
     orderBy: 'position',
   };
 }
 
 /**
- * The results of `request` as a query. `scope` applies to detailed results, to the attempts
- * shown and the zeros added (aggregated results cover every attempt).
+ * The results of `options` over the two sets as a query. `scope` applies to detailed results, to
+ * the attempts shown and the zeros added (aggregated results cover every attempt).
  */
+export function resultsQueryOver(
+  options: ResultsOptions,
+  sets: ResultsSets,
+  dialect: Dialect,
+  scope: AttemptScope,
+): RowsQuery {
+  return options.aggregation
+    ? aggregatedQuery(dialect, options, sets)
+    : detailedQuery(dialect, options, sets, scope);
+}
+
+/** The results of `request` over the two stored sets it names, as a query. */
 export function resultsQuery(
   request: ResultsRequest,
   dialect: Dialect,
   scope: AttemptScope,
 ): RowsQuery {
-  return request.aggregation
-    ? aggregatedQuery(dialect, request)
-    : detailedQuery(dialect, request, scope);
+  return resultsQueryOver(request, storedSets(request), dialect, scope);
 }
 
 /** The results of `request` as one SELECT that runs on its own, rows in position order. */
@@ -178,4 +192,17 @@ export function selectResults(
   scope: AttemptScope,
 ): SqlFragment {
   return selectStatement(resultsQuery(request, dialect, scope));
+}
+
+/**
+ * The results of `options` over two sets that need not be stored (member-sources.sql.ts), as one
+ * SELECT that runs on its own: nothing is written.
+ */
+export function selectResultsOver(
+  options: ResultsOptions,
+  sets: ResultsSets,
+  dialect: Dialect,
+  scope: AttemptScope,
+): SqlFragment {
+  return selectStatement(resultsQueryOver(options, sets, dialect, scope));
 }

@@ -54,6 +54,8 @@ export interface Config {
   rateLimit: { points: number; windowSeconds: number };
   /** Largest computed cost of a GraphQL document. */
   graphqlMaxCost: number;
+  /** Live results (contract.md §10): how often watched sessions' change markers are read. */
+  live: { pollIntervalMs: number };
 }
 
 export class ConfigError extends Error {
@@ -247,5 +249,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
     },
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 10_000_000),
+    live: {
+      pollIntervalMs: integer(env, 'LIVE_POLL_INTERVAL_MS', 100, 10, 60_000),
+    },
   });
 }

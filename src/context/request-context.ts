@@ -5,6 +5,10 @@ import type { Config } from '../config/config';
 import type { PolicyRequester } from '../domain/policy/access.policy';
 import { createRateLimitStore } from '../db/rate-limit.store';
 import type { Logger } from '../observability/logger';
+import {
+  createDatabaseSessionChangeFeed,
+  type SessionChangeFeed,
+} from '../services/live/session-change.feed';
 import { KeyUsageRecorder } from './key-usage.recorder';
 import { ApiKeyRateLimits } from './api-key-rate-limits';
 import { createLoaders, type Loaders } from './loaders';
@@ -22,6 +26,11 @@ export interface AppDeps {
   keyUsage: KeyUsageRecorder;
   /** The rate-limit budgets of the API keys, kept in the database. */
   rateLimits: ApiKeyRateLimits;
+  /**
+   * Changes of sessions' answers, for live results: a writer calls `changed(sessionId)` after
+   * its commit so that this instance's subscribers hear at once; the others read the markers.
+   */
+  sessionChanges: SessionChangeFeed;
 }
 
 export function createAppDeps(config: Config, dataSource: DataSource, logger: Logger): AppDeps {
@@ -32,7 +41,10 @@ export function createAppDeps(config: Config, dataSource: DataSource, logger: Lo
     points,
     windowSeconds,
   );
-  return { config, db, logger, keyUsage: new KeyUsageRecorder(), rateLimits };
+  const sessionChanges = createDatabaseSessionChangeFeed(db, logger, {
+    intervalMs: config.live.pollIntervalMs,
+  });
+  return { config, db, logger, keyUsage: new KeyUsageRecorder(), rateLimits, sessionChanges };
 }
 
 export interface RequestContext extends AppDeps {

@@ -15,6 +15,7 @@ describe('config', () => {
       pageSize: 50,
       logLevel: 'info',
       trustProxy: false,
+      live: { pollIntervalMs: 100 },
       database: {
         dialect: 'sqlite',
         embedded: true,
@@ -57,6 +58,7 @@ describe('config', () => {
       MIGRATE_ON_START: 'false',
       BODY_LIMIT: '2mb',
       URL_LIMIT: '16kb',
+      LIVE_POLL_INTERVAL_MS: '250',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -71,6 +73,7 @@ describe('config', () => {
       trustProxy: 'loopback, 10.0.0.0/8',
       bodyLimitBytes: 2 * 1024 * 1024,
       urlLimitBytes: 16 * 1024,
+      live: { pollIntervalMs: 250 },
     });
     expect(config.database.migrateOnStart).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -96,6 +99,7 @@ describe('config', () => {
     ['MIGRATE_ON_START', 'maybe'],
     ['BODY_LIMIT', 'huge'],
     ['BASE_PATH', 'api'],
+    ['LIVE_POLL_INTERVAL_MS', '5'],
   ])('refuses %s=%s with an error naming the variable', (name, value) => {
     let caught: unknown;
     try {

@@ -27,7 +27,8 @@ export interface SessionWriteFacts {
   requesterAttends: boolean;
 }
 
-const COLUMNS = [
+/** The columns of an answer row, in the order the import and addAnswers write them. */
+export const ANSWER_COLUMNS = [
   'session_id',
   'user_id',
   'quiz_id',
@@ -86,7 +87,7 @@ export function upsertAnswers(
     const condition = MYSQL_REPLACES;
     return [
       {
-        sql: `${dialect.insertRows('answers', COLUMNS, sorted.length)}
+        sql: `${dialect.insertRows('answers', ANSWER_COLUMNS, sorted.length)}
           ON DUPLICATE KEY UPDATE
             good = IF(${condition}, VALUES(good), good),
             answered_at = IF(${condition}, VALUES(answered_at), answered_at),
@@ -99,7 +100,7 @@ export function upsertAnswers(
   for (let start = 0; start < sorted.length; start += SQLITE_ROWS_PER_STATEMENT) {
     const chunk = sorted.slice(start, start + SQLITE_ROWS_PER_STATEMENT);
     statements.push({
-      sql: `${dialect.insertRows('answers', COLUMNS, chunk.length)}
+      sql: `${dialect.insertRows('answers', ANSWER_COLUMNS, chunk.length)}
         ON CONFLICT (session_id, user_id, question_id) DO UPDATE SET
           value = excluded.value, good = excluded.good, answered_at = excluded.answered_at
         WHERE ${SQLITE_REPLACES}`,

@@ -27,6 +27,7 @@ import {
 import { Errors } from '../../errors';
 import { checkPayload } from '../input-errors';
 import { storeAnswers } from './answer.store';
+import { sessionNotFound } from './session.service';
 
 /** What addAnswers reports (contract.md §9): every received answer is one of the three counts. */
 export interface AddAnswersResult {
@@ -139,14 +140,7 @@ export async function addAnswers(
   }
   const items = checkPayload(ctx, { answers: raw }, () => answerBatch(raw, 'answers'));
   const session = await readSessionWriteFacts(ctx.db.write, sessionId, requester.userId);
-  if (!session) {
-    throw Errors.notFound(
-      ctx.operation,
-      'sessionId',
-      String(sessionId),
-      `session ${sessionId} does not exist`,
-    );
-  }
+  if (!session) throw sessionNotFound(ctx, sessionId);
   const sessionFacts = { ownerId: session.ownerId, requesterAttended: session.requesterAttends };
   if (answerWriteDecision(requester, sessionFacts, null) !== 'allowed') {
     throw Errors.forbidden(

@@ -1,7 +1,17 @@
 import type { RequestContext } from '../../context/request-context';
 import { sessionReadDecision } from '../../domain/policy/access.policy';
-import { Errors } from '../../errors';
+import { Errors, type ServiceApiError } from '../../errors';
 import { sessionView, type SessionView } from './session.views';
+
+/** The error of a `sessionId` parameter naming no session. */
+export function sessionNotFound(ctx: RequestContext, sessionId: number): ServiceApiError {
+  return Errors.notFound(
+    ctx.operation,
+    'sessionId',
+    String(sessionId),
+    `session ${sessionId} does not exist`,
+  );
+}
 
 /** getSession (contract.md §9): the session for its owner and its attendees. */
 export async function getSession(ctx: RequestContext, sessionId: number): Promise<SessionView> {
@@ -9,14 +19,7 @@ export async function getSession(ctx: RequestContext, sessionId: number): Promis
     ctx.loaders.sessionById.load(sessionId),
     ctx.loaders.attendedSession.load(sessionId),
   ]);
-  if (!session) {
-    throw Errors.notFound(
-      ctx.operation,
-      'sessionId',
-      String(sessionId),
-      `session ${sessionId} does not exist`,
-    );
-  }
+  if (!session) throw sessionNotFound(ctx, sessionId);
   const decision = sessionReadDecision(ctx.requester, {
     ownerId: session.ownerId,
     requesterAttended: attended,

@@ -8,7 +8,10 @@ import {
 import { DataSet, type DataSetSource } from './data-set';
 import { exceptionFromResponse, TransportException } from './errors';
 import type {
+  AddAnswersParams,
+  AddAnswersResult,
   AddQuizParams,
+  AddSessionParams,
   AttributeValue,
   ComputeDataSetParams,
   DataSetItem,
@@ -21,6 +24,7 @@ import type {
   GetQuizParams,
   GetQuizSetParams,
   GetResultsParams,
+  GetSessionParams,
   GetUserAttributeParams,
   GetUserGroupSetParams,
   GetUserParams,
@@ -28,6 +32,7 @@ import type {
   ItemAttribute,
   Quiz,
   ResultOf,
+  Session,
   User,
   UserGroup,
 } from './types';
@@ -67,6 +72,7 @@ type WireQuiz = Omit<Quiz, 'creationDate' | 'lastChangeDate'> & {
   creationDate: string;
   lastChangeDate: string;
 };
+type WireSession = Omit<Session, 'startDate'> & { startDate: string };
 type WireItem = User | WireQuiz | UserGroup | Record<string, unknown>;
 type WirePage = Omit<DataSetPage, 'items'> & { items: WireItem[] };
 type WireAttribute = Omit<ItemAttribute, 'itemValue'> & { itemValue: unknown };
@@ -111,6 +117,10 @@ function parseQuiz(quiz: WireQuiz): Quiz {
     creationDate: parseWireDate(quiz.creationDate),
     lastChangeDate: parseWireDate(quiz.lastChangeDate),
   };
+}
+
+function parseSession(session: WireSession): Session {
+  return { ...session, startDate: parseWireDate(session.startDate) };
 }
 
 function parseItem(itemType: DataSetPage['itemType'], item: WireItem): DataSetItem {
@@ -187,6 +197,47 @@ export class QuizApiClient implements DataSetSource {
       {},
       { method: 'POST', body: { quiz: params.quiz } },
     ).then(parseQuiz);
+  }
+
+  /**
+   * Adds a classroom session owned by the token's user (contract.md §9); with a clientRef the
+   * owner already used, returns that session instead.
+   */
+  addSession(params: AddSessionParams): Promise<Session> {
+    const { startDate, ...session } = params.session;
+    return this.request<WireSession>(
+      'addSession',
+      {},
+      {
+        method: 'POST',
+        body: {
+          session:
+            startDate === undefined ? session : { ...session, startDate: dateText(startDate) },
+        },
+      },
+    ).then(parseSession);
+  }
+
+  /** A session, for its owner and its attendees (needs an access token). */
+  getSession(params: GetSessionParams): Promise<Session> {
+    return this.request<WireSession>('getSession', { sessionId: params.sessionId }).then(
+      parseSession,
+    );
+  }
+
+  /**
+   * Stores 1 to 5,000 answers of a session, all or nothing; sending the same batch again changes
+   * nothing, so a batch whose answer was lost may simply be sent again.
+   */
+  addAnswers(params: AddAnswersParams): Promise<AddAnswersResult> {
+    const answers = params.answers.map(({ answeredAt, ...answer }) =>
+      answeredAt === undefined ? answer : { ...answer, answeredAt: dateText(answeredAt) },
+    );
+    return this.request<AddAnswersResult>(
+      'addAnswers',
+      {},
+      { method: 'POST', body: { sessionId: String(params.sessionId), answers } },
+    );
   }
 
   getQuizSet(params: GetQuizSetParams): Promise<DataSet<Quiz>> {

@@ -198,6 +198,63 @@ export interface AddQuizParams {
   quiz: NewQuiz;
 }
 
+/** A classroom session (contract.md §9), for its owner and its attendees. */
+export interface Session {
+  id: string;
+  title: string;
+  startDate: Date;
+  owner: User;
+  quizIds: string[];
+  nbAttendees: number;
+}
+
+/** A session as addSession takes it. */
+export interface NewSession {
+  title: string;
+  /** 1 to 100 quizzes the requester may see. */
+  quizIds: readonly Id[];
+  /** Now when absent. */
+  startDate?: DateValue;
+  attendeeIds?: readonly Id[];
+  /** The client's own name for the session (at most 64 characters): sending it again returns the same session. */
+  clientRef?: string;
+}
+
+export interface AddSessionParams {
+  session: NewSession;
+}
+
+export interface GetSessionParams {
+  sessionId: Id;
+}
+
+/** One answer as addAnswers takes it. */
+export interface NewAnswer {
+  userId: Id;
+  quizId: Id;
+  /** 0-based position in the quiz's questions. */
+  questionIndex: number;
+  /** By question type: an index, indexes, a boolean, a text, or a number (or a text with . or ,). */
+  answer: number | readonly number[] | boolean | string;
+  /** Now when absent; at most 5 minutes ahead of the service's clock. */
+  answeredAt?: DateValue;
+}
+
+export interface AddAnswersParams {
+  sessionId: Id;
+  /** 1 to 5,000 answers, stored all or nothing. */
+  answers: readonly NewAnswer[];
+}
+
+/** What addAnswers stored: received = inserted + updated + unchanged. */
+export interface AddAnswersResult {
+  sessionId: string;
+  received: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
 export interface GetQuizSetParams extends PageSizeParams {
   keywords?: string;
   quizId?: Id;

@@ -232,7 +232,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       nodeEnv === 'test' ? 'silent' : 'info',
     ),
     trustProxy: trustProxy(env),
-    bodyLimitBytes: bytes(env, 'BODY_LIMIT', 1024 * 1024),
+    // Room for a batch of 5,000 answers with long texts (addAnswers, contract.md §9).
+    bodyLimitBytes: bytes(env, 'BODY_LIMIT', 4 * 1024 * 1024),
     urlLimitBytes: bytes(env, 'URL_LIMIT', 8 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     seedDemo: boolean(env, 'SEED_DEMO', true),

@@ -8,7 +8,16 @@ import {
   type FactQuery,
 } from '../db/sql/access-policy.sql';
 import { In } from 'typeorm';
-import { Question, Quiz, QuizTag, Session, User, UserQuizFlag } from '../db/entities';
+import {
+  Question,
+  Quiz,
+  QuizTag,
+  Session,
+  SessionAttendee,
+  SessionQuiz,
+  User,
+  UserQuizFlag,
+} from '../db/entities';
 import type { PolicyRequester, UserFacts } from '../domain/policy/access.policy';
 
 /**
@@ -30,6 +39,10 @@ export interface Loaders {
   sessionById: DataLoader<number, Session | null>;
   /** Whether the requesting user attended the session. */
   attendedSession: DataLoader<number, boolean>;
+  /** The quizzes a session plays, in id order. */
+  sessionQuizIds: DataLoader<number, number[]>;
+  /** How many users attend a session. */
+  sessionAttendeeCount: DataLoader<number, number>;
 }
 
 function byId<T extends { id: number }>(ids: readonly number[], rows: T[]): (T | null)[] {
@@ -135,6 +148,30 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
     return ids.map((id) => attended.has(id));
   });
 
+  const sessionQuizIds = new DataLoader<number, number[]>(async (ids) =>
+    grouped(
+      ids,
+      await dataSource.getRepository(SessionQuiz).find({
+        where: { sessionId: In([...ids]) },
+        order: { sessionId: 'ASC', quizId: 'ASC' },
+      }),
+      (row) => row.sessionId,
+    ).map((rows) => rows.map((row) => row.quizId)),
+  );
+
+  const sessionAttendeeCount = new DataLoader<number, number>(async (ids) => {
+    const rows = await dataSource
+      .getRepository(SessionAttendee)
+      .createQueryBuilder('attendee')
+      .select('attendee.sessionId', 'sessionId')
+      .addSelect('COUNT(*)', 'n')
+      .where('attendee.sessionId IN (:...ids)', { ids: [...ids] })
+      .groupBy('attendee.sessionId')
+      .getRawMany<{ sessionId: unknown; n: unknown }>();
+    const counts = new Map(rows.map((row) => [Number(row.sessionId), Number(row.n)]));
+    return ids.map((id) => counts.get(id) ?? 0);
+  });
+
   return {
     userById,
     userFacts,
@@ -145,5 +182,7 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
     attendedQuiz,
     sessionById,
     attendedSession,
+    sessionQuizIds,
+    sessionAttendeeCount,
   };
 }

@@ -65,7 +65,15 @@ function batchPool(dataSource: DataSource): Promise<BatchPool> {
     pool = Promise.resolve(
       driver.createConnectionOptions(dataSource.options, dataSource.options),
     ).then((options) => {
-      const created = driver.mysql.createPool({ ...options, multipleStatements: true });
+      // Without FOUND_ROWS, an upsert counts 0 for a row it leaves as it was, 1 for an insert and
+      // 2 for an update, so its writer can tell the three apart (answers.sql.ts).
+      const flags = (options as { flags?: string | string[] }).flags;
+      const listed = Array.isArray(flags) ? flags : flags ? String(flags).split(',') : [];
+      const created = driver.mysql.createPool({
+        ...options,
+        multipleStatements: true,
+        flags: [...listed, '-FOUND_ROWS'],
+      });
       created.on('connection', (connection) => {
         // As the driver does for its own connections: an error of an idle connection is
         // logged, not thrown out of the event loop.

@@ -45,6 +45,8 @@ const RESPONSE_TYPES: Readonly<Record<string, string>> = {
   Quiz: 'Quiz',
   ItemAttribute: 'ItemAttribute',
   DataSetPage: 'DataSet',
+  Session: 'Session',
+  AddAnswersResult: 'AddAnswersResult',
 };
 
 type Composite = GraphQLObjectType | GraphQLInterfaceType;
@@ -130,6 +132,18 @@ function graphQLValue(
     value: text,
     refusal: `Variable "$${name}" got invalid value ${JSON.stringify(text)}; `,
   };
+  if (parameter.rest === 'json') {
+    // An input object, or a list of them: the JSON REST reads.
+    try {
+      const value: unknown = JSON.parse(text);
+      const fits = graphQLType.startsWith('[')
+        ? Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null)
+        : typeof value === 'object' && value !== null && !Array.isArray(value);
+      return fits ? { value } : refused;
+    } catch {
+      return refused;
+    }
+  }
   if (graphQLType.startsWith('[')) {
     // A blank list is no list on REST; null is none on GraphQL.
     if (text.trim() === '') return { value: null };
@@ -156,13 +170,7 @@ function graphQLValue(
     case 'String':
       return { value: text };
     default:
-      // An input object: the JSON REST reads.
-      try {
-        const value: unknown = JSON.parse(text);
-        return typeof value === 'object' && value !== null ? { value } : refused;
-      } catch {
-        return refused;
-      }
+      return refused;
   }
 }
 

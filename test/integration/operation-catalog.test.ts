@@ -156,6 +156,9 @@ describe('both wires against the catalog', () => {
       quizId,
       attributeName: 'title',
       quiz: JSON.stringify({ title: 'A quiz', visibility: 'public', survey: false, tags: ['a'] }),
+      // A clientRef makes the second call find the session the first made.
+      session: JSON.stringify({ title: 'A session', quizIds: [quizId], clientRef: 'catalog' }),
+      answers: JSON.stringify([{ userId: '1', quizId, questionIndex: 0, answer: 0 }]),
     };
     return Object.fromEntries(
       parameters
@@ -209,7 +212,9 @@ describe('both wires against the catalog', () => {
           variables: Object.fromEntries(
             Object.entries(given).map(([key, value]) => [
               key,
-              key === 'quiz' ? (JSON.parse(value) as unknown) : value,
+              operation.parameters.some((p) => p.name === key && p.rest === 'json')
+                ? (JSON.parse(value) as unknown)
+                : value,
             ]),
           ),
           search: `?${credentials.anonymous}`,

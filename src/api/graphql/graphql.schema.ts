@@ -4,6 +4,7 @@ import { domainErrors } from './graphql.middleware';
 import { ComputedResultResolver } from './resolvers/computed-result.resolver';
 import { DataSetResolver } from './resolvers/data-set.resolver';
 import { QuizResolver } from './resolvers/quiz.resolver';
+import { SessionResolver } from './resolvers/session.resolver';
 import { UserResolver } from './resolvers/user.resolver';
 import { QUESTION_OBJECT_TYPES } from './types/question.type';
 
@@ -13,6 +14,7 @@ export const RESOLVERS = [
   UserResolver,
   DataSetResolver,
   ComputedResultResolver,
+  SessionResolver,
 ] as const;
 
 let schema: Promise<GraphQLSchema> | undefined;

@@ -9,6 +9,7 @@ import { pointsSentence, writesSentence, type OperationCost } from './operation-
 import type { OperationDefinition } from './operation-definition';
 import { addQuizOperation, getQuizAttributeOperation, getQuizOperation } from './quiz.operation';
 import { getResultsOperation, getSessionResultsOperation } from './results.operation';
+import { addAnswersOperation, addSessionOperation, getSessionOperation } from './session.operation';
 import { getUserAttributeOperation, getUserOperation } from './user.operation';
 
 /**
@@ -29,6 +30,9 @@ export const OPERATIONS = {
   computeDataSet: computeDataSetOperation,
   getResults: getResultsOperation,
   getSessionResults: getSessionResultsOperation,
+  addSession: addSessionOperation,
+  getSession: getSessionOperation,
+  addAnswers: addAnswersOperation,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

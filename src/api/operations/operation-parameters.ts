@@ -194,20 +194,23 @@ export function idListParameter<N extends string>(
 
 /**
  * A JSON payload: URL-encoded JSON text in a query string, a value in a JSON body, an input
- * object on GraphQL (`graphQLInput`, whose component schema describes the body field).
+ * object on GraphQL (`graphQLInput`, whose component schema describes the body field), or a
+ * list of them.
  */
 export function payloadParameter<N extends string>(
   name: N,
   description: string,
   graphQLInput: string,
+  options: { list?: boolean } = {},
 ): ParameterDefinition<N, unknown> {
+  const item: JsonSchema = { $ref: `#/components/schemas/${graphQLInput}` };
   return {
     name,
     required: true,
     description,
-    graphQLType: graphQLInput,
+    graphQLType: options.list ? `[${graphQLInput}!]` : graphQLInput,
     schema: TEXT,
-    bodySchema: { $ref: `#/components/schemas/${graphQLInput}` },
+    bodySchema: options.list ? { type: 'array', items: item } : item,
     rest: 'json',
     parse: (_operation, _name, raw) => raw,
   };

@@ -6,6 +6,7 @@ import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { credentialsFrom } from '../credentials.reader';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
 import { operationCost, REST_CATALOG } from '../operations/operation-catalog';
+import { withBodyFields } from './params';
 import { restOperationOf, type QueryParams, type RestOperation } from './rest-operation';
 
 /** Every REST operation of the catalog, as routes. */
@@ -20,8 +21,7 @@ function mergeBody(operation: string, query: QueryParams, body: unknown): QueryP
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw Errors.badParameter(operation, 'body', body, 'must be a JSON object of parameters');
   }
-  // No prototype: a body field named `__proto__` stays a plain (ignored) parameter.
-  const merged: Record<string, unknown> = Object.assign(Object.create(null), query);
+  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(body)) {
     if (Object.hasOwn(query, name)) {
       throw Errors.badParameter(
@@ -31,9 +31,9 @@ function mergeBody(operation: string, query: QueryParams, body: unknown): QueryP
         'is given both in the query string and in the body',
       );
     }
-    merged[name] = value;
+    fields[name] = value;
   }
-  return merged;
+  return withBodyFields(query, fields);
 }
 
 /**

@@ -8,6 +8,7 @@ import { ImportValidator, asImportSource } from './import-validator';
 import { LoadStatements, RowWriter } from './row-writer';
 import { insertUsers } from './user-writer';
 import type { PasswordCost } from '../../security/password';
+import { ANSWER_COLUMNS } from '../../db/sql/answers.sql';
 
 export interface LoadOptions {
   /** Called after each batch and at the end of each phase; `total` when the section's size is known. */
@@ -45,15 +46,6 @@ const QUESTION_COLUMNS = [
   'good_answer',
   'tolerance',
   'case_sensitive',
-] as const;
-const ANSWER_COLUMNS = [
-  'session_id',
-  'user_id',
-  'quiz_id',
-  'question_id',
-  'value',
-  'good',
-  'answered_at',
 ] as const;
 
 function sizeOf(records: { readonly length?: number }): number | undefined {

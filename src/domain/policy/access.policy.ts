@@ -197,3 +197,32 @@ export function seesSessionDetails(
   if (requester.kind === 'anonymous') return false;
   return session.ownerId === requester.userId || session.requesterAttended;
 }
+
+/** What the policy reads of a session to decide who may read it or write to it. */
+export interface SessionFacts {
+  ownerId: number;
+  requesterAttended: boolean;
+}
+
+/** getSession: its owner and its attendees (contract.md §9). */
+export function sessionReadDecision(requester: PolicyRequester, session: SessionFacts): Decision {
+  if (requester.kind === 'operator') return 'allowed';
+  if (requester.kind === 'anonymous') return 'needsToken';
+  return seesSessionDetails(requester, session) ? 'allowed' : 'denied';
+}
+
+/**
+ * addAnswers, for one answering user: the session's owner writes for anyone (who then attends),
+ * a user writes for themself in a session they attend; nobody else writes to a session.
+ */
+export function answerWriteDecision(
+  requester: PolicyRequester,
+  session: SessionFacts,
+  answeringUserId: number | null,
+): Decision {
+  if (requester.kind === 'operator') return 'allowed';
+  if (requester.kind === 'anonymous') return 'needsToken';
+  if (requester.userId === session.ownerId) return 'allowed';
+  if (!session.requesterAttended) return 'denied';
+  return answeringUserId === null || answeringUserId === requester.userId ? 'allowed' : 'denied';
+}

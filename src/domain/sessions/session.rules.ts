@@ -12,6 +12,8 @@ export const SESSION_LIMITS = {
   /** addSession only: a data file may hold sessions of any size, as they happened. */
   quizzes: { min: 1, max: 100 },
   clientRefLength: { min: 1, max: 64 },
+  /** addSession only: attendees named at creation; more join by answering. */
+  attendees: { max: 1000 },
 } as const;
 
 export function sessionTitle(value: unknown, path: string): string {
@@ -41,6 +43,15 @@ export function clientRef(value: unknown, path: string): string | null {
     fail(path, `expected a text of ${min} to ${max} characters`);
   }
   return value;
+}
+
+/** The attendees an addSession call names, before any is looked up. */
+export function attendeeList(value: unknown, path: string): unknown[] {
+  if (absent(value)) return [];
+  const items = array(value, path);
+  const { max } = SESSION_LIMITS.attendees;
+  if (items.length > max) fail(path, `expected at most ${max} attendees, got ${items.length}`);
+  return items;
 }
 
 /** A user attends a session once. */

@@ -17,6 +17,9 @@ export type Fields = Record<string, unknown>;
 
 const MAX_URL_LENGTH = 2048;
 
+/** The largest identifier the tables hold (signed 32-bit ids). */
+export const MAX_ID = 2 ** 31 - 1;
+
 export function fail(path: string, reason: string): never {
   throw new InvalidInputError(path, reason);
 }
@@ -78,6 +81,19 @@ export function text(value: unknown, path: string, min: number, max: number): st
     );
   }
   return trimmed;
+}
+
+/** An identifier in a JSON payload: a positive integer, as a number or as digits (the wire's form). */
+export function identifier(value: unknown, path: string): number {
+  if (absent(value)) missing(path);
+  const digits = typeof value === 'number' ? String(value) : value;
+  if (typeof digits !== 'string' || !/^\d{1,10}$/.test(digits.trim())) {
+    fail(path, `expected a positive integer identifier, got ${describe(value)}`);
+  }
+  const id = Number(digits.trim());
+  return id >= 1 && id <= MAX_ID
+    ? id
+    : fail(path, `expected a positive integer identifier, got ${describe(value)}`);
 }
 
 export function optionalBoolean(value: unknown, path: string, fallback: boolean): boolean {

@@ -5,33 +5,9 @@ import { quizCreationDecision } from '../../domain/policy/access.policy';
 import { encodeQuestionRow } from '../../domain/questions/question-row.codec';
 import { validateQuizContent } from '../../domain/quizzes/quiz-content.validator';
 import { quizDates } from '../../domain/quizzes/quiz.rules';
-import { InvalidInputError, isFields, optionalBoolean } from '../../domain/validation/checks';
-import { Errors, type ServiceApiError } from '../../errors';
-
-/** The value at a validation path such as `quiz.questions[2].goodAnswer`, to echo it back. */
-function valueAt(root: unknown, path: string): unknown {
-  let current: unknown = { quiz: root };
-  for (const part of path.match(/[^.[\]]+/g) ?? []) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
-
-function asParameterError(
-  ctx: RequestContext,
-  error: InvalidInputError,
-  raw: unknown,
-): ServiceApiError {
-  if (error.missing) return Errors.missingParameter(ctx.operation, error.path);
-  const value = valueAt(raw, error.path);
-  return Errors.badParameter(
-    ctx.operation,
-    error.path,
-    value === undefined ? '' : value,
-    error.reason,
-  );
-}
+import { isFields, optionalBoolean } from '../../domain/validation/checks';
+import { Errors } from '../../errors';
+import { checkPayload } from '../input-errors';
 
 /**
  * addQuiz (spec §4.2): validates the whole payload before writing anything, checks the
@@ -46,18 +22,13 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
     throw Errors.missingParameter(ctx.operation, 'quiz');
   if (!isFields(raw))
     throw Errors.badParameter(ctx.operation, 'quiz', raw, 'must be a JSON object');
-  let content;
-  let favorite: boolean | undefined;
-  try {
-    content = validateQuizContent(raw, 'quiz');
-    favorite =
+  const { content, favorite } = checkPayload(ctx, { quiz: raw }, () => ({
+    content: validateQuizContent(raw, 'quiz'),
+    favorite:
       raw.favorite === undefined
         ? undefined
-        : optionalBoolean(raw.favorite, 'quiz.favorite', false);
-  } catch (error) {
-    if (error instanceof InvalidInputError) throw asParameterError(ctx, error, raw);
-    throw error;
-  }
+        : optionalBoolean(raw.favorite, 'quiz.favorite', false),
+  }));
   const creator = await ctx.db.write.getRepository(User).findOneBy({ id: requester.userId });
   const decision = quizCreationDecision(
     requester,

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
-import { seesSessionDetails } from '../../../domain/policy/access.policy';
 import { quizReadDecisionFor } from '../../../services/quizzes/quiz.service';
 import { quizView } from '../../../services/quizzes/quiz.views';
+import { sessionOfResult } from '../../../services/sessions/session.service';
 import { userView } from '../../../services/users/user.views';
 import { rootFieldDescription } from '../../operations/operation-catalog';
 import {
@@ -15,10 +15,10 @@ import {
   GroupByEnum,
   IncludeQuizzesEnum,
   ResultTypeEnum,
-  SessionObject,
 } from '../types/computed-result.type';
 import { DataSetObject, toDataSetObject } from '../types/data-set.type';
 import { QuizObject, toQuizObject } from '../types/quiz.type';
+import { SessionObject, toSessionObject } from '../types/session.type';
 import { SessionResultsObject, toSessionResultsObject } from '../types/session-results.type';
 import { toUserType, type UserType } from '../types/user.type';
 
@@ -115,21 +115,7 @@ export class ComputedResultResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<SessionObject | null> {
     if (result.sessionId === null) return null;
-    const { ctx } = context;
-    const id = Number(result.sessionId);
-    const [session, attended] = await Promise.all([
-      ctx.loaders.sessionById.load(id),
-      ctx.loaders.attendedSession.load(id),
-    ]);
-    if (!session) return null;
-    const details = seesSessionDetails(ctx.requester, {
-      ownerId: session.ownerId,
-      requesterAttended: attended,
-    });
-    return {
-      id: String(id),
-      title: details ? session.title : null,
-      startDate: details ? session.startDate : null,
-    };
+    const session = await sessionOfResult(context.ctx, Number(result.sessionId));
+    return session ? toSessionObject(session.id, session.details) : null;
   }
 }

@@ -1,4 +1,3 @@
-import { DateTimeISOResolver } from 'graphql-scalars';
 import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
 import {
   AGGREGATION_FUNCTIONS,
@@ -9,6 +8,7 @@ import {
 } from '../../../services/results/result-parameters';
 import type { ComputedResultView } from '../../../services/data-sets/data-set.views';
 import { QuizObject } from './quiz.type';
+import { SessionObject } from './session.type';
 import { UserType } from './user.type';
 
 const enumOf = <T extends string>(values: readonly T[]) =>
@@ -22,21 +22,6 @@ export const GroupByEnum = enumOf(GROUP_BY);
 registerEnumType(GroupByEnum, { name: 'GroupBy' });
 export const IncludeQuizzesEnum = enumOf(INCLUDE_QUIZZES);
 registerEnumType(IncludeQuizzesEnum, { name: 'IncludeQuizzes' });
-
-@ObjectType('Session', {
-  simpleResolvers: true,
-  description: 'A classroom session; title and date for its owner and attendees only.',
-})
-export class SessionObject {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => String, { nullable: true })
-  title!: string | null;
-
-  @Field(() => DateTimeISOResolver, { nullable: true })
-  startDate!: Date | null;
-}
 
 /** What identifies a computed result; the numbers follow, one field per result type. */
 

@@ -5,6 +5,7 @@ import { MEDIA_TYPES } from '../../../db/entities/question.entity';
 import { QUIZ_VISIBILITIES } from '../../../db/entities/quiz.entity';
 import { ERROR_TABLE } from '../../../errors';
 import { QUIZ_PUBLIC_FIELDS } from '../../../services/quizzes/quiz.views';
+import { SESSION_SCHEMAS } from './openapi.session-schemas';
 import { AGGREGATION_FUNCTIONS, RESULT_TYPES } from '../../../services/results/result-parameters';
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses it) of the legacy wire shapes. */
@@ -113,6 +114,7 @@ const quizInput: JsonSchema = {
 
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   QuizInput: quizInput,
+  ...SESSION_SCHEMAS,
   Exception: object(
     {
       type: { enum: [...new Set(Object.values(ERROR_TABLE).map((row) => row.type))] },

@@ -1,0 +1,122 @@
+import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import type { AddAnswersResult } from '../../../services/sessions/answer-write.service';
+import type { SessionView } from '../../../services/sessions/session.views';
+import { toUserType, UserType } from './user.type';
+
+@ObjectType('Session', {
+  simpleResolvers: true,
+  description:
+    'A classroom session. In a computed result its id is shown to anyone, the other fields to its owner and attendees only.',
+})
+export class SessionObject {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true })
+  title!: string | null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  startDate!: Date | null;
+
+  @Field(() => UserType, { nullable: true })
+  owner!: UserType | null;
+
+  @Field(() => [ID], { nullable: true })
+  quizIds!: string[] | null;
+
+  @Field(() => Int, { nullable: true })
+  nbAttendees!: number | null;
+}
+
+export function toSessionObject(id: number, view: SessionView | null): SessionObject {
+  return {
+    id: String(id),
+    title: view?.title ?? null,
+    startDate: view?.startDate ?? null,
+    owner: view ? toUserType(view.owner) : null,
+    quizIds: view ? view.quizIds.map(String) : null,
+    nbAttendees: view?.nbAttendees ?? null,
+  };
+}
+
+@ObjectType('AddAnswersResult', {
+  simpleResolvers: true,
+  description: 'What addAnswers stored: received = inserted + updated + unchanged.',
+})
+export class AddAnswersResultObject {
+  @Field(() => ID)
+  sessionId!: string;
+
+  @Field(() => Int)
+  received!: number;
+
+  @Field(() => Int)
+  inserted!: number;
+
+  @Field(() => Int)
+  updated!: number;
+
+  @Field(() => Int)
+  unchanged!: number;
+}
+
+export function toAddAnswersResultObject(result: AddAnswersResult): AddAnswersResultObject {
+  return { ...result, sessionId: String(result.sessionId) };
+}
+
+@InputType('SessionInput', {
+  description: 'addSession payload; the constraints are those of REST addSession.',
+})
+export class SessionInput {
+  @Field(() => String, { nullable: true, description: '1 to 250 characters; required.' })
+  title?: string;
+
+  @Field(() => [ID], {
+    nullable: true,
+    description: '1 to 100 quizzes the requester may see; required.',
+  })
+  quizIds?: string[];
+
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD hh:mm:ss, UTC; now by default.' })
+  startDate?: string;
+
+  @Field(() => [ID], { nullable: true, description: 'Existing users; at most 1000.' })
+  attendeeIds?: string[];
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'At most 64 characters: the same owner sending it again gets the existing session back.',
+  })
+  clientRef?: string;
+}
+
+@InputType('AnswerInput', {
+  description: 'One answer of addAnswers; the constraints are those of REST addAnswers.',
+})
+export class AnswerInput {
+  @Field(() => ID, { nullable: true, description: 'Required.' })
+  userId?: string;
+
+  @Field(() => ID, { nullable: true, description: 'Required: one of the session’s quizzes.' })
+  quizId?: string;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "Required: 0-based position in the quiz's questions.",
+  })
+  questionIndex?: number;
+
+  @Field(() => JSONResolver, {
+    nullable: true,
+    description: 'Required: an index, indexes, a boolean, a text or a number, by question type.',
+  })
+  answer?: unknown;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'YYYY-MM-DD hh:mm:ss, UTC; now by default, at most 5 minutes ahead.',
+  })
+  answeredAt?: string;
+}

@@ -1,0 +1,64 @@
+import { addAnswers } from '../../services/sessions/answer-write.service';
+import { addSession } from '../../services/sessions/session-write.service';
+import { getSession } from '../../services/sessions/session.service';
+import { ANSWER_LIMITS } from '../../domain/answers/answer.rules';
+import {
+  serializeAddAnswersResult,
+  serializeSession,
+} from '../rest/serializers/session.serializer';
+import { READ, WRITE } from './operation-costs';
+import { defineOperation } from './operation-definition';
+import { itemIdParameter, payloadParameter } from './operation-parameters';
+
+const sessionId = itemIdParameter('sessionId', 'the session', 'session id');
+
+export const addSessionOperation = defineOperation({
+  name: 'addSession',
+  description:
+    'Adds a classroom session owned by the token owner, playing quizzes it may see; the same clientRef again returns the existing session.',
+  graphQL: 'mutation',
+  rest: { methods: ['POST'], response: 'Session', serialize: serializeSession },
+  token: 'required',
+  tokenReason: 'an access token is required to add a session',
+  cost: WRITE,
+  parameters: [
+    payloadParameter(
+      'session',
+      'JSON (schema SessionInput): title and quizIds required; startDate, attendeeIds, clientRef optional',
+      'SessionInput',
+    ),
+  ],
+  run: (ctx, args) => addSession(ctx, args.session),
+});
+
+export const getSessionOperation = defineOperation({
+  name: 'getSession',
+  description: 'One classroom session, for its owner and its attendees.',
+  graphQL: 'query',
+  rest: { methods: ['GET'], response: 'Session', serialize: serializeSession },
+  token: 'required',
+  tokenReason: 'an access token is required to read a session',
+  cost: READ,
+  parameters: [sessionId],
+  run: (ctx, args) => getSession(ctx, args.sessionId),
+});
+
+export const addAnswersOperation = defineOperation({
+  name: 'addAnswers',
+  description: `Stores ${ANSWER_LIMITS.batch.min} to ${ANSWER_LIMITS.batch.max} answers of a session, all or nothing: one per user and question, a different later value replacing the stored one. The owner writes for anyone, an attendee for themself.`,
+  graphQL: 'mutation',
+  rest: { methods: ['POST'], response: 'AddAnswersResult', serialize: serializeAddAnswersResult },
+  token: 'required',
+  tokenReason: 'an access token is required to add answers',
+  cost: WRITE,
+  parameters: [
+    sessionId,
+    payloadParameter(
+      'answers',
+      'JSON array (schema AnswerInput): userId, quizId, questionIndex, answer; answeredAt optional',
+      'AnswerInput',
+      { list: true },
+    ),
+  ],
+  run: (ctx, args) => addAnswers(ctx, args.sessionId, args.answers),
+});

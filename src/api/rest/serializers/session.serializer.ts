@@ -1,0 +1,25 @@
+import type { AddAnswersResult } from '../../../services/sessions/answer-write.service';
+import type { SessionView } from '../../../services/sessions/session.views';
+import { legacyDate, legacyId } from './legacy-format';
+import { serializeUser } from './quiz.serializer';
+
+export function serializeSession(session: SessionView): Record<string, unknown> {
+  return {
+    id: legacyId(session.id),
+    title: session.title,
+    startDate: legacyDate(session.startDate),
+    owner: serializeUser(session.owner),
+    quizIds: session.quizIds.map(legacyId),
+    nbAttendees: session.nbAttendees,
+  };
+}
+
+export function serializeAddAnswersResult(result: AddAnswersResult): Record<string, unknown> {
+  return {
+    sessionId: legacyId(result.sessionId),
+    received: result.received,
+    inserted: result.inserted,
+    updated: result.updated,
+    unchanged: result.unchanged,
+  };
+}

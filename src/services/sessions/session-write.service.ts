@@ -1,0 +1,149 @@
+import type { RequestContext } from '../../context/request-context';
+import { wholeSeconds } from '../../db/column-types';
+import { Session, SessionAttendee, SessionQuiz } from '../../db/entities';
+import { isUniqueViolation } from '../../db/sql-errors';
+import { existingUserIds } from '../../db/sql/answers.sql';
+import {
+  attendeeList,
+  clientRef,
+  sessionQuizList,
+  sessionTitle,
+} from '../../domain/sessions/session.rules';
+import {
+  distinctList,
+  identifier,
+  isFields,
+  optionalDateTime,
+} from '../../domain/validation/checks';
+import { Errors } from '../../errors';
+import { checkPayload } from '../input-errors';
+import { quizReadDecisionFor } from '../quizzes/quiz.service';
+import { sessionView, type SessionView } from './session.views';
+
+interface SessionInput {
+  title: string;
+  quizIds: number[];
+  startDate: Date;
+  attendeeIds: number[];
+  clientRef: string | null;
+}
+
+function readInput(raw: Record<string, unknown>, now: Date): SessionInput {
+  const title = sessionTitle(raw.title, 'session.title');
+  const quizIds = distinctList(
+    sessionQuizList(raw.quizIds, 'session.quizIds'),
+    'session.quizIds',
+    'quiz',
+    identifier,
+  );
+  const startDate = optionalDateTime(raw.startDate, 'session.startDate') ?? now;
+  const attendeeIds = distinctList(
+    attendeeList(raw.attendeeIds, 'session.attendeeIds'),
+    'session.attendeeIds',
+    'user',
+    identifier,
+  );
+  return {
+    title,
+    quizIds,
+    startDate,
+    attendeeIds,
+    clientRef: clientRef(raw.clientRef, 'session.clientRef'),
+  };
+}
+
+/** The session an owner already made with this clientRef, if any. */
+function findByClientRef(
+  ctx: RequestContext,
+  ownerId: number,
+  ref: string,
+): Promise<Session | null> {
+  return ctx.db.write.getRepository(Session).findOneBy({ ownerId, clientRef: ref });
+}
+
+/** Every quiz must be one the owner may see; a hidden quiz reads as one that does not exist. */
+async function checkQuizzes(ctx: RequestContext, quizIds: number[]): Promise<void> {
+  const quizzes = await ctx.loaders.quizById.loadMany(quizIds);
+  for (const [index, quiz] of quizzes.entries()) {
+    const id = quizIds[index] as number;
+    const visible =
+      quiz !== null &&
+      !(quiz instanceof Error) &&
+      (await quizReadDecisionFor(ctx, quiz)) === 'allowed';
+    if (!visible) {
+      throw Errors.badParameter(
+        ctx.operation,
+        `session.quizIds[${index}]`,
+        String(id),
+        `quiz ${id} does not exist or is not visible to the requester`,
+      );
+    }
+  }
+}
+
+async function checkAttendees(ctx: RequestContext, attendeeIds: number[]): Promise<void> {
+  const existing = await existingUserIds(ctx.db.write, ctx.db.dialect, attendeeIds);
+  const index = attendeeIds.findIndex((id) => !existing.has(id));
+  if (index >= 0) {
+    const id = attendeeIds[index] as number;
+    throw Errors.badParameter(
+      ctx.operation,
+      `session.attendeeIds[${index}]`,
+      String(id),
+      `user ${id} does not exist`,
+    );
+  }
+}
+
+/**
+ * addSession (contract.md §9): the token's user makes a session playing quizzes they may see,
+ * with attendees. The whole payload is checked before anything is written; with a clientRef
+ * already used by the owner, the existing session is returned and nothing is written, even when
+ * two such calls race (the unique key decides, the loser reads the winner's session).
+ */
+export async function addSession(ctx: RequestContext, raw: unknown): Promise<SessionView> {
+  const { requester } = ctx;
+  if (requester.kind !== 'user') {
+    throw Errors.unauthenticated(ctx.operation, 'an access token is required to add a session');
+  }
+  if (raw === undefined || raw === null || raw === '')
+    throw Errors.missingParameter(ctx.operation, 'session');
+  if (!isFields(raw))
+    throw Errors.badParameter(ctx.operation, 'session', raw, 'must be a JSON object');
+  // Whole seconds: the wire format has none smaller, and every dialect stores them alike.
+  const input = checkPayload(ctx, { session: raw }, () => readInput(raw, wholeSeconds(new Date())));
+  const ownerId = requester.userId;
+  if (input.clientRef !== null) {
+    const existing = await findByClientRef(ctx, ownerId, input.clientRef);
+    if (existing) return sessionView(ctx, existing);
+  }
+  await checkQuizzes(ctx, input.quizIds);
+  await checkAttendees(ctx, input.attendeeIds);
+  try {
+    const session = await ctx.db.exclusive(() =>
+      ctx.db.write.transaction(async (manager) => {
+        const saved = await manager.getRepository(Session).save({
+          ownerId,
+          title: input.title,
+          startDate: input.startDate,
+          clientRef: input.clientRef,
+        });
+        await manager
+          .getRepository(SessionQuiz)
+          .insert(input.quizIds.map((quizId) => ({ sessionId: saved.id, quizId })));
+        if (input.attendeeIds.length > 0) {
+          await manager
+            .getRepository(SessionAttendee)
+            .insert(input.attendeeIds.map((userId) => ({ sessionId: saved.id, userId })));
+        }
+        return saved;
+      }),
+    );
+    return sessionView(ctx, session);
+  } catch (error) {
+    if (input.clientRef === null || !isUniqueViolation(error)) throw error;
+    const existing = await findByClientRef(ctx, ownerId, input.clientRef);
+    if (!existing) throw error;
+    return sessionView(ctx, existing);
+  }
+}

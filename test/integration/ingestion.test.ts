@@ -1,0 +1,232 @@
+import type { DataSource } from 'typeorm';
+import { loadData } from '../../src/data/import/bulk-loader';
+import type { ImportDocument } from '../../src/data/import/import-document';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestApiKey, createTestToken } from '../helpers/credentials';
+import { BACKENDS, openBackend } from '../helpers/database';
+import { graphql } from '../helpers/graphql';
+
+/**
+ * addSession, getSession and addAnswers (contract.md §9) on both wires and both databases: what
+ * is written, what is answered, and the replacement rule of repeated answers.
+ */
+
+const CLASS: ImportDocument = {
+  users: [
+    { ref: 't', email: 't@school.example', firstName: 'Tess', lastName: 'Teacher' },
+    { ref: 'a', email: 'a@school.example', firstName: 'Ana', lastName: 'Pupil' },
+    { ref: 'b', email: 'b@school.example', firstName: 'Ben', lastName: 'Pupil' },
+  ],
+  quizzes: [
+    {
+      ref: 'q',
+      author: 't',
+      title: 'Capitals',
+      visibility: 'public',
+      survey: false,
+      tags: ['geo', 'europe'],
+      questions: [
+        { title: 'France?', type: 'FreeAnswerText', goodAnswer: 'Paris', caseSensitive: true },
+        {
+          title: 'Pick',
+          type: 'MultipleChoicesOneGoodAnswer',
+          propositions: ['x', 'y'],
+          goodAnswer: 1,
+        },
+        { title: 'Sure?', type: 'TrueFalse', goodAnswer: true },
+      ],
+    },
+  ],
+};
+
+type Json = Record<string, unknown>;
+
+describe.each(BACKENDS)('ingestion on %s', (backend) => {
+  let dataSource: DataSource;
+  let close: () => Promise<void>;
+  let app: TestApp;
+  let ids: { users: Record<string, string>; quizzes: Record<string, string> };
+  let teacher: string;
+  let pupil: string;
+
+  beforeAll(async () => {
+    ({ dataSource, close } = await openBackend(backend, 'ingestion'));
+    ids = (await loadData(dataSource, CLASS)) as typeof ids;
+    const key = await createTestApiKey(dataSource, 'localhost');
+    teacher = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.t), key.id)}`;
+    pupil = `apiKey=${key.secret}&accessToken=${await createTestToken(dataSource, Number(ids.users.a), key.id)}`;
+    app = await startTestApp(dataSource);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await close();
+  });
+
+  async function post(operation: string, body: Json, credentials = teacher) {
+    const res = await fetch(`${app.url}/${operation}?${credentials}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Json };
+  }
+
+  async function storedAnswers(sessionId: string) {
+    return (await dataSource.query(
+      'SELECT user_id, question_id, value, good, answered_at FROM answers WHERE session_id = ? ORDER BY user_id, question_id',
+      [Number(sessionId)],
+    )) as Json[];
+  }
+
+  it('makes a session owned by the token user, and getSession shows it to its owner and attendees', async () => {
+    const made = await post('addSession', {
+      session: {
+        title: 'Monday',
+        quizIds: [ids.quizzes.q],
+        startDate: '2026-11-23 08:30:00',
+        attendeeIds: [ids.users.a],
+      },
+    });
+    expect(made.status).toBe(200);
+    expect(made.body).toStrictEqual({
+      id: expect.stringMatching(/^\d+$/) as unknown,
+      title: 'Monday',
+      startDate: '2026-11-23 08:30:00',
+      owner: { id: ids.users.t, firstName: 'Tess', lastName: 'Teacher', pictureURL: null },
+      quizIds: [ids.quizzes.q],
+      nbAttendees: 1,
+    });
+    const id = made.body.id as string;
+    const byPupil = await fetch(`${app.url}/getSession?sessionId=${id}&${pupil}`);
+    expect(byPupil.status).toBe(200);
+    expect(((await byPupil.json()) as Json).title).toBe('Monday');
+  });
+
+  it('returns the existing session for a clientRef the owner already used, writing nothing', async () => {
+    const session = { title: 'Tuesday', quizIds: [ids.quizzes.q], clientRef: 'app-42' };
+    const first = await post('addSession', { session });
+    const [{ n: before }] = (await dataSource.query(
+      'SELECT COUNT(*) AS n FROM sessions',
+    )) as Json[];
+    const again = await post('addSession', { session: { ...session, title: 'Other title' } });
+    const [{ n: after }] = (await dataSource.query('SELECT COUNT(*) AS n FROM sessions')) as Json[];
+    expect(again).toStrictEqual(first);
+    expect(Number(after)).toBe(Number(before));
+  });
+
+  it('stores answers scored on write, replaces a later different value, keeps the rest', async () => {
+    const made = await post('addSession', { session: { title: 'Wed', quizIds: [ids.quizzes.q] } });
+    const sessionId = made.body.id as string;
+    const q = ids.quizzes.q;
+    const a = ids.users.a;
+    const first = await post('addAnswers', {
+      sessionId,
+      answers: [
+        {
+          userId: a,
+          quizId: q,
+          questionIndex: 0,
+          answer: 'paris',
+          answeredAt: '2026-11-23 09:00:00',
+        },
+        { userId: a, quizId: q, questionIndex: 1, answer: 1, answeredAt: '2026-11-23 09:00:05' },
+      ],
+    });
+    expect(first).toStrictEqual({
+      status: 200,
+      body: { sessionId, received: 2, inserted: 2, updated: 0, unchanged: 0 },
+    });
+    const second = await post('addAnswers', {
+      sessionId,
+      answers: [
+        // A later different value replaces (the text differs only by case: case-sensitive).
+        {
+          userId: a,
+          quizId: q,
+          questionIndex: 0,
+          answer: 'Paris',
+          answeredAt: '2026-11-23 09:01:00',
+        },
+        // An earlier different value is ignored.
+        { userId: a, quizId: q, questionIndex: 1, answer: 0, answeredAt: '2026-11-23 08:59:00' },
+        // A new answer.
+        { userId: a, quizId: q, questionIndex: 2, answer: true, answeredAt: '2026-11-23 09:02:00' },
+      ],
+    });
+    expect(second.body).toStrictEqual({
+      sessionId,
+      received: 3,
+      inserted: 1,
+      updated: 1,
+      unchanged: 1,
+    });
+    const rows = await storedAnswers(sessionId);
+    expect(rows.map((row) => [row.value, Number(row.good)])).toStrictEqual([
+      ['"Paris"', 1],
+      ['1', 1],
+      ['true', 1],
+    ]);
+    // The same batch again changes nothing.
+    const repeated = await post('addAnswers', {
+      sessionId,
+      answers: [
+        {
+          userId: a,
+          quizId: q,
+          questionIndex: 0,
+          answer: 'Paris',
+          answeredAt: '2026-11-23 09:01:00',
+        },
+      ],
+    });
+    expect(repeated.body).toMatchObject({ received: 1, inserted: 0, updated: 0, unchanged: 1 });
+    // The pupil became an attendee by the owner's answers for them.
+    const session = await fetch(`${app.url}/getSession?sessionId=${sessionId}&${teacher}`);
+    expect(((await session.json()) as Json).nbAttendees).toBe(1);
+  });
+
+  it('refuses a batch with one bad answer naming it, and writes nothing', async () => {
+    const made = await post('addSession', { session: { title: 'Thu', quizIds: [ids.quizzes.q] } });
+    const sessionId = made.body.id as string;
+    const good = { userId: ids.users.b, quizId: ids.quizzes.q, questionIndex: 2, answer: false };
+    const refused = await post('addAnswers', {
+      sessionId,
+      answers: [good, good, { ...good, questionIndex: 1, answer: 5 }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      type: 'BadParameterException',
+      parameterName: 'answers[2].answer',
+    });
+    expect(await storedAnswers(sessionId)).toStrictEqual([]);
+  });
+
+  it('serves the same operations on GraphQL', async () => {
+    const made = await graphql(
+      app.url,
+      'mutation ($s: SessionInput!) { addSession(session: $s) { id title owner { id } quizIds nbAttendees } }',
+      { variables: { s: { title: 'Fri', quizIds: [ids.quizzes.q] } }, search: `?${teacher}` },
+    );
+    const session = made.body.data?.addSession as Json;
+    expect(session).toMatchObject({ title: 'Fri', owner: { id: ids.users.t }, nbAttendees: 0 });
+    const added = await graphql(
+      app.url,
+      'mutation ($id: ID!, $a: [AnswerInput!]!) { addAnswers(sessionId: $id, answers: $a) { sessionId received inserted updated unchanged } }',
+      {
+        variables: {
+          id: session.id,
+          a: [{ userId: ids.users.a, quizId: ids.quizzes.q, questionIndex: 1, answer: 1 }],
+        },
+        search: `?${pupil}`,
+      },
+    );
+    // The pupil does not attend this session: refused.
+    expect(added.body.errors?.[0]?.extensions).toStrictEqual({
+      code: 'FORBIDDEN',
+      type: 'UnauthorizedOperationException',
+      operation: 'addAnswers',
+      reason: 'only the owner and the attendees of a session write its answers',
+    });
+  });
+});

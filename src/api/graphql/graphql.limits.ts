@@ -6,10 +6,13 @@ import {
   Kind,
   type DocumentNode,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { RateLimitState } from '../../context/api-key-rate-limits';
+import type { RequestContext } from '../../context/request-context';
 import { Errors, ServiceApiError, toServiceApiError } from '../../errors';
 import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
@@ -49,7 +52,10 @@ function pageItems(args: Record<string, unknown>): number {
 
 function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name]);
+  const subscriptions = schema.getSubscriptionType()?.name;
   return ({ type, field, args, childComplexity }) => {
+    // A subscription's message holds every item, unpaged: counted as a page of the default size.
+    if (type.name === subscriptions) return 1 + DEFAULT_PAGE_ITEMS * childComplexity;
     if (type.name === 'DataSet' && field.name === 'items') {
       return 1 + DEFAULT_PAGE_ITEMS * childComplexity;
     }
@@ -136,24 +142,34 @@ const writesRule: ValidationRule = (context) => ({
   },
 });
 
-/** HTTP runs queries and mutations; a subscription is refused as a bad request, not run. */
-const httpOperationsRule: ValidationRule = (context) => ({
-  OperationDefinition(node) {
-    if (node.operation !== 'subscription') return;
-    const domain = Errors.badParameter(
-      'graphql',
-      'query',
-      '',
-      'subscriptions are not served over HTTP; send a query or a mutation',
-    );
-    context.reportError(new GraphQLError(domain.message, { nodes: [node], originalError: domain }));
-  },
-});
+/** How a document came: HTTP runs queries and mutations, the WebSocket subscriptions. */
+export type GraphQLTransport = 'http' | 'websocket';
+
+/** An operation of the other transport is refused as a bad request, not run. */
+function transportRule(transport: GraphQLTransport): ValidationRule {
+  return (context) => ({
+    OperationDefinition(node) {
+      const subscription = node.operation === 'subscription';
+      if (subscription === (transport === 'websocket')) return;
+      const domain = Errors.badParameter(
+        'graphql',
+        'query',
+        '',
+        subscription
+          ? 'subscriptions are not served over HTTP; send a query or a mutation'
+          : 'queries and mutations are served over HTTP; send a subscription over the WebSocket',
+      );
+      context.reportError(
+        new GraphQLError(domain.message, { nodes: [node], originalError: domain }),
+      );
+    },
+  });
+}
 
 /** Validation rules that bound a document's shape before anything runs. */
-export function documentLimitRules(): ValidationRule[] {
+export function documentLimitRules(transport: GraphQLTransport = 'http'): ValidationRule[] {
   return [
-    httpOperationsRule,
+    transportRule(transport),
     armorRule(maxDepthRule, 'a depth of', DOCUMENT_LIMITS.depth, {
       flattenFragments: true,
       ignoreIntrospection: true,
@@ -163,11 +179,43 @@ export function documentLimitRules(): ValidationRule[] {
   ];
 }
 
+/** A document whose operation and variables are known. */
+export interface ResolvedDocument {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operation: OperationDefinitionNode | null | undefined;
+  request: { operationName?: string | null; variables?: Record<string, unknown> | null };
+}
+
 /**
  * What a document costs, once its operation and variables are known: its computed cost is held
  * to GRAPHQL_MAX_COST, then the sum of its root fields' points is charged to the API key
- * (contract.md §11), and the budget left is told in the RateLimit headers.
+ * (contract.md §11); `report` is told the budget left. Refusals are domain errors.
  */
+export async function chargeDocument(
+  ctx: RequestContext,
+  { schema, document, operation, request }: ResolvedDocument,
+  maxCost: number,
+  report: (state: RateLimitState) => void,
+): Promise<void> {
+  const cost = documentCost(schema, document, request);
+  if (cost !== undefined && cost > maxCost) throw overLimit('a cost of', maxCost, cost);
+  const fragments = new Map(
+    document.definitions.flatMap((definition) =>
+      definition.kind === Kind.FRAGMENT_DEFINITION
+        ? [[definition.name.value, definition] as const]
+        : [],
+    ),
+  );
+  const selected = operation?.selectionSet ?? { kind: Kind.SELECTION_SET, selections: [] };
+  const points = rootFields(selected, (name) => fragments.get(name)).reduce(
+    (sum, field) => sum + operationCost(field.name.value).points,
+    0,
+  );
+  await chargeRequest(ctx, points, report);
+}
+
+/** chargeDocument for each request Apollo runs; the budget left goes in the RateLimit headers. */
 export function documentCostPlugin(maxCost: number): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart(): Promise<GraphQLRequestListener<GraphQLContext>> {
@@ -182,28 +230,16 @@ export function documentCostPlugin(maxCost: number): ApolloServerPlugin<GraphQLC
         }) {
           const { ctx } = contextValue;
           try {
-            const cost = documentCost(schema, document, request);
-            if (cost !== undefined && cost > maxCost) throw overLimit('a cost of', maxCost, cost);
-            const fragments = new Map(
-              document.definitions.flatMap((definition) =>
-                definition.kind === Kind.FRAGMENT_DEFINITION
-                  ? [[definition.name.value, definition] as const]
-                  : [],
-              ),
+            await chargeDocument(
+              ctx,
+              { schema, document, operation, request },
+              maxCost,
+              (state) => {
+                for (const [name, value] of rateLimitHeaders(state)) {
+                  response.http.headers.set(name.toLowerCase(), value);
+                }
+              },
             );
-            const selected = operation?.selectionSet ?? {
-              kind: Kind.SELECTION_SET,
-              selections: [],
-            };
-            const points = rootFields(selected, (name) => fragments.get(name)).reduce(
-              (sum, field) => sum + operationCost(field.name.value).points,
-              0,
-            );
-            await chargeRequest(ctx, points, (state) => {
-              for (const [name, value] of rateLimitHeaders(state)) {
-                response.http.headers.set(name.toLowerCase(), value);
-              }
-            });
           } catch (error) {
             if (error instanceof ServiceApiError) throw graphQLErrorOf(error);
             const domain = toServiceApiError(error, 'graphql', ctx.requestId);

@@ -11,12 +11,23 @@ export const domainErrors: MiddlewareFn<GraphQLContext> = async ({ context, info
   try {
     return await next();
   } catch (error) {
-    // A domain error already names its operation (a composite query runs several).
-    if (error instanceof ServiceApiError) throw error;
-    const operation = rootFieldName(info);
-    const domain = toServiceApiError(error, operation, context.ctx.requestId);
-    if (domain.status >= 500)
-      context.ctx.logger.error({ err: error, operation }, 'GraphQL resolver failed');
-    throw domain;
+    throw domainErrorOf(error, context, rootFieldName(info));
   }
 };
+
+/**
+ * A resolver's failure as a domain error of `operation`; also for what the middleware does not
+ * wrap (a subscription's subscribe function).
+ */
+export function domainErrorOf(
+  error: unknown,
+  context: GraphQLContext,
+  operation: string,
+): ServiceApiError {
+  // A domain error already names its operation (a composite query runs several).
+  if (error instanceof ServiceApiError) return error;
+  const domain = toServiceApiError(error, operation, context.ctx.requestId);
+  if (domain.status >= 500)
+    context.ctx.logger.error({ err: error, operation }, 'GraphQL resolver failed');
+  return domain;
+}

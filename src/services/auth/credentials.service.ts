@@ -33,6 +33,21 @@ export async function authenticateRequest(
   deps: AppDeps,
   credentials: PresentedCredentials,
 ): Promise<Requester> {
+  return (await authenticateCredentials(deps, credentials)).requester;
+}
+
+/** Who is asking, and until when: what a connection that outlives one request needs. */
+export interface Authenticated {
+  requester: Requester;
+  /** When the access token expires (milliseconds since the epoch); null without a token. */
+  tokenExpiresAt: number | null;
+}
+
+/** authenticateRequest, telling also when the token expires (a subscription ends then). */
+export async function authenticateCredentials(
+  deps: AppDeps,
+  credentials: PresentedCredentials,
+): Promise<Authenticated> {
   const { operation } = credentials;
   if (!credentials.apiKey) throw Errors.missingParameter(operation, 'apiKey');
   const presentedToken =
@@ -46,7 +61,9 @@ export async function authenticateRequest(
   );
   const apiKey = acceptApiKey(storedKey, credentials);
   deps.keyUsage.touch(apiKey.id);
-  if (presentedToken === undefined) return { kind: 'anonymous', apiKeyId: apiKey.id };
+  if (presentedToken === undefined) {
+    return { requester: { kind: 'anonymous', apiKeyId: apiKey.id }, tokenExpiresAt: null };
+  }
   if (!token) throw Errors.unauthenticated(operation, 'the access token is invalid');
   // Written so that an unreadable expiry (NaN) counts as expired.
   if (!(token.expiresAt > Date.now()))
@@ -54,5 +71,8 @@ export async function authenticateRequest(
   if (token.apiKeyId !== apiKey.id) {
     throw Errors.unauthenticated(operation, 'the access token was issued for another API key');
   }
-  return { kind: 'user', apiKeyId: apiKey.id, userId: token.userId };
+  return {
+    requester: { kind: 'user', apiKeyId: apiKey.id, userId: token.userId },
+    tokenExpiresAt: token.expiresAt,
+  };
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { graphQLPath } from '../api/graphql/graphql.routes';
+import { attachSubscriptions } from '../api/graphql/graphql.subscriptions';
 import { clientErrorHandler } from '../api/http/client-error.handler';
 import { wireOfPaths } from '../api/http/wire';
 import type { AppDeps } from '../context/request-context';
@@ -11,7 +12,10 @@ import { maintenanceJobs } from './maintenance.jobs';
 export interface RunningServer {
   server: http.Server;
   url: string;
-  /** Stops accepting, lets in-flight requests finish (up to the configured timeout), closes the pool. */
+  /**
+   * Stops accepting, ends the WebSocket connections (1001) and the change feed, lets in-flight
+   * requests finish (up to the configured timeout), closes the pool.
+   */
   close: () => Promise<void>;
 }
 
@@ -30,6 +34,8 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
     clientErrorHandler(maxHeaderSize, wireOfPaths(graphQLPath(config.basePath))),
   );
   server.keepAliveTimeout = 5000;
+  // Subscriptions: the upgrades of the GraphQL path.
+  const subscriptions = await attachSubscriptions(server, app, deps);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -47,6 +53,8 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
     closing ??= (async () => {
       logger.info('shutting down: no new connections, finishing in-flight requests');
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Upgraded sockets are no HTTP connections: closed here, or the server never closes.
+      const subscriptionsClosed = subscriptions.close();
       // Connections that finish their request while we wait are closed as soon as they go idle.
       server.closeIdleConnections();
       const reaper = setInterval(() => server.closeIdleConnections(), 50);
@@ -57,6 +65,8 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
       await stopped;
       clearTimeout(timer);
       clearInterval(reaper);
+      await subscriptionsClosed;
+      deps.sessionChanges.close();
       await jobs.stop();
       await stopApp();
       await db.close();

@@ -14,6 +14,7 @@ import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 import { ONE_PUBLIC_QUIZ } from '../helpers/fixtures';
 import { graphql } from '../helpers/graphql';
+import { liveClient, LiveSubscription } from '../helpers/live';
 import { expectParity, type ParityOperation } from '../helpers/parity';
 
 /**
@@ -29,13 +30,14 @@ const expectedType = (parameter: ParameterDefinition) =>
   `${parameter.graphQLType}${parameter.required ? '!' : ''}`;
 
 describe('the GraphQL schema against the catalog', () => {
-  let roots: Record<'query' | 'mutation', GraphQLObjectType>;
+  let roots: Record<'query' | 'mutation' | 'subscription', GraphQLObjectType>;
 
   beforeAll(async () => {
     const schema = await graphQLSchema();
     roots = {
       query: schema.getQueryType() as GraphQLObjectType,
       mutation: schema.getMutationType() as GraphQLObjectType,
+      subscription: schema.getSubscriptionType() as GraphQLObjectType,
     };
   });
 
@@ -66,12 +68,14 @@ describe('the GraphQL schema against the catalog', () => {
         ),
       );
       // Root fields are nullable: one failing field does not hide the others (contract.md §11).
-      expect(isNonNullType(field?.type)).toBe(false);
+      // A subscription selects one root field, so none is hidden: sessionResults is the
+      // contract's `[ComputedResult!]!` (§10), a message with an error has no data.
+      expect(isNonNullType(field?.type)).toBe(operation.graphQL === 'subscription');
     },
   );
 
   it('has no root field the catalog does not declare (each has a cost and a token rule)', () => {
-    for (const kind of ['query', 'mutation'] as const) {
+    for (const kind of ['query', 'mutation', 'subscription'] as const) {
       const declared = withGraphQL
         .filter((operation) => operation.graphQL === kind)
         .map((operation) => operation.name);
@@ -132,12 +136,14 @@ describe('both wires against the catalog', () => {
   let app: TestApp;
   let quizId: string;
   const credentials = { anonymous: '', teacher: '' };
+  let anonymousKey: string;
 
   beforeAll(async () => {
     ({ dataSource, close } = await openTestDatabase('catalog'));
     const ids = await loadData(dataSource, ONE_PUBLIC_QUIZ);
     quizId = ids.quizzes.q;
     const key = await createTestApiKey(dataSource, 'localhost');
+    anonymousKey = key.secret;
     credentials.anonymous = `apiKey=${key.secret}`;
     const token = await createTestToken(dataSource, Number(ids.users.t), key.id);
     credentials.teacher = `${credentials.anonymous}&accessToken=${token}`;
@@ -205,21 +211,34 @@ describe('both wires against the catalog', () => {
         const parameters = operation.parameters.filter((parameter) => parameter.name in given);
         const declared = parameters.map((p) => `$${p.name}: ${expectedType(p)}`).join(', ');
         const passed = parameters.map(({ name: arg }) => `${arg}: $${arg}`).join(', ');
+        const selection = operation.graphQL === 'subscription' ? '{ id }' : '{ __typename }';
         const document =
           `${operation.graphQL}${declared ? ` (${declared})` : ''} ` +
-          `{ ${name}${passed ? `(${passed})` : ''} { __typename } }`;
-        const { body } = await graphql(app.url, document, {
-          variables: Object.fromEntries(
-            Object.entries(given).map(([key, value]) => [
-              key,
-              operation.parameters.some((p) => p.name === key && p.rest === 'json')
-                ? (JSON.parse(value) as unknown)
-                : value,
-            ]),
-          ),
-          search: `?${credentials.anonymous}`,
-        });
-        const extensions = body.errors?.[0]?.extensions ?? {};
+          `{ ${name}${passed ? `(${passed})` : ''} ${selection} }`;
+        const variables = Object.fromEntries(
+          Object.entries(given).map(([key, value]) => [
+            key,
+            operation.parameters.some((p) => p.name === key && p.rest === 'json')
+              ? (JSON.parse(value) as unknown)
+              : value,
+          ]),
+        );
+        let errors;
+        if (operation.graphQL === 'subscription') {
+          // Served over WebSocket only, the key in connection_init and no token.
+          const client = liveClient(app.url, { connectionParams: { apiKey: anonymousKey } });
+          const subscription = new LiveSubscription(client, document, variables);
+          await subscription.ended;
+          await client.dispose();
+          errors = subscription.received[0]?.result.errors;
+        } else {
+          const { body } = await graphql(app.url, document, {
+            variables,
+            search: `?${credentials.anonymous}`,
+          });
+          errors = body.errors;
+        }
+        const extensions = errors?.[0]?.extensions ?? {};
         answers.push({
           status: extensions.code === 'UNAUTHENTICATED' ? 401 : 0,
           type: extensions.type,

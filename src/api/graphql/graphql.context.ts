@@ -17,6 +17,11 @@ import { graphQLErrorOf } from './graphql.errors';
 /** What every resolver receives: the request context both transports share. */
 export interface GraphQLContext {
   ctx: RequestContext;
+  /**
+   * A subscription's: when the access token its connection presented expires (milliseconds
+   * since the epoch), the subscription ends; null without a token.
+   */
+  credentialsExpireAt?: number | null;
 }
 
 /** The same context for one field, reporting errors under that operation's name. */

@@ -1,8 +1,9 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
+import { buildSchema, type PubSub } from 'type-graphql';
 import { domainErrors } from './graphql.middleware';
 import { ComputedResultResolver } from './resolvers/computed-result.resolver';
 import { DataSetResolver } from './resolvers/data-set.resolver';
+import { LiveResultsResolver } from './resolvers/live-results.resolver';
 import { QuizResolver } from './resolvers/quiz.resolver';
 import { SessionResolver } from './resolvers/session.resolver';
 import { UserResolver } from './resolvers/user.resolver';
@@ -15,7 +16,21 @@ export const RESOLVERS = [
   DataSetResolver,
   ComputedResultResolver,
   SessionResolver,
+  LiveResultsResolver,
 ] as const;
+
+/**
+ * type-graphql wants a PubSub once the schema has a subscription; ours streams from its own
+ * `subscribe` function, so no topic is ever published or subscribed to.
+ */
+const NO_TOPICS: PubSub = {
+  publish: () => {
+    throw new Error('subscriptions stream from their subscribe functions, not topics');
+  },
+  subscribe: () => {
+    throw new Error('subscriptions stream from their subscribe functions, not topics');
+  },
+};
 
 let schema: Promise<GraphQLSchema> | undefined;
 
@@ -24,6 +39,7 @@ export function graphQLSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
     resolvers: [...RESOLVERS],
     orphanedTypes: [...QUESTION_OBJECT_TYPES],
+    pubSub: NO_TOPICS,
     // Resolvers fail with domain errors. Plain fields cannot fail: the object types declare
     // simpleResolvers, so they are read as properties, without a promise per field of a page.
     globalMiddlewares: [domainErrors],

@@ -8,7 +8,11 @@ import {
 import { pointsSentence, writesSentence, type OperationCost } from './operation-costs';
 import type { OperationDefinition } from './operation-definition';
 import { addQuizOperation, getQuizAttributeOperation, getQuizOperation } from './quiz.operation';
-import { getResultsOperation, getSessionResultsOperation } from './results.operation';
+import {
+  getResultsOperation,
+  getSessionResultsOperation,
+  sessionResultsOperation,
+} from './results.operation';
 import { addAnswersOperation, addSessionOperation, getSessionOperation } from './session.operation';
 import { getUserAttributeOperation, getUserOperation } from './user.operation';
 
@@ -33,6 +37,7 @@ export const OPERATIONS = {
   addSession: addSessionOperation,
   getSession: getSessionOperation,
   addAnswers: addAnswersOperation,
+  sessionResults: sessionResultsOperation,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -62,8 +62,11 @@ export interface RestBinding<V> {
 export interface OperationDefinition<P extends AnyParameters = AnyParameters, V = unknown> {
   readonly name: string;
   readonly description: string;
-  /** Its root field on GraphQL, if any. */
-  readonly graphQL?: 'query' | 'mutation';
+  /**
+   * Its root field on GraphQL, if any. A subscription is served over WebSocket only, and `run`
+   * returns what the transport opens to stream its messages.
+   */
+  readonly graphQL?: 'query' | 'mutation' | 'subscription';
   /** Its REST route, if any. */
   readonly rest?: RestBinding<V>;
   readonly token: TokenRule;

@@ -114,6 +114,16 @@ export function resultsDecision(requester: PolicyRequester, detailed: boolean): 
   return detailed && requester.kind === 'anonymous' ? 'needsToken' : 'allowed';
 }
 
+/** Live results of a session (contract.md §10): its owner only. */
+export function liveResultsDecision(
+  requester: PolicyRequester,
+  session: { ownerId: number },
+): Decision {
+  if (requester.kind === 'operator') return 'allowed';
+  if (requester.kind === 'anonymous') return 'needsToken';
+  return requester.userId === session.ownerId ? 'allowed' : 'denied';
+}
+
 /**
  * Which attempts detailed results may show: those in sessions the requester owns and the
  * requester's own. The aggregation service turns this into SQL.

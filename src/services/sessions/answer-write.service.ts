@@ -157,5 +157,7 @@ export async function addAnswers(
   const attendees =
     session.ownerId === requester.userId ? [...new Set(rows.map((row) => row.userId))] : [];
   const counts = await storeAnswers(ctx, sessionId, rows, attendees, now);
+  // Committed: this instance's live subscribers hear at once; the others read the marker.
+  ctx.sessionChanges.changed(sessionId);
   return { sessionId, received: rows.length, ...counts };
 }

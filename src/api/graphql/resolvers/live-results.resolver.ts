@@ -1,0 +1,70 @@
+import {
+  Arg,
+  Ctx,
+  ID,
+  Resolver,
+  Root,
+  Subscription,
+  type SubscribeResolverData,
+} from 'type-graphql';
+import { createLoaders } from '../../../context/loaders';
+import type { LiveResultsEvent } from '../../../services/live/live-results.service';
+import { rootFieldDescription } from '../../operations/operation-catalog';
+import { sessionResultsOperation } from '../../operations/results.operation';
+import { resolveOperation, type GraphQLArguments, type GraphQLContext } from '../graphql.context';
+import { domainErrorOf } from '../graphql.middleware';
+import {
+  AggregationFunctionEnum,
+  ComputedResultObject,
+  GroupByEnum,
+  IncludeQuizzesEnum,
+  ResultTypeEnum,
+  toComputedResultObject,
+} from '../types/computed-result.type';
+
+type SessionResultsArguments = GraphQLArguments<(typeof sessionResultsOperation)['parameters']>;
+
+/**
+ * Checks the subscription (parameters, token, session, owner) before the first message, so a
+ * refusal is the one answer; then the service's events until the token expires.
+ */
+async function subscribeSessionResults({
+  args,
+  context,
+}: SubscribeResolverData<unknown, SessionResultsArguments, GraphQLContext>): Promise<
+  AsyncIterable<LiveResultsEvent>
+> {
+  try {
+    const live = await resolveOperation(sessionResultsOperation, context, args);
+    return live.open({ endsAt: context.credentialsExpireAt ?? null });
+  } catch (error) {
+    throw domainErrorOf(error, context, sessionResultsOperation.name);
+  }
+}
+
+/** sessionResults (contract.md §10), served by the WebSocket endpoint (graphql.subscriptions). */
+@Resolver()
+export class LiveResultsResolver {
+  @Subscription(() => [ComputedResultObject], {
+    description: rootFieldDescription(sessionResultsOperation),
+    subscribe: subscribeSessionResults,
+  })
+  sessionResults(
+    @Root() event: LiveResultsEvent,
+    @Ctx() context: GraphQLContext,
+    // The arguments reach subscribeSessionResults; declared here, for the field's are the method's.
+    @Arg('sessionId', () => ID) _sessionId: string,
+    @Arg('resultTypes', () => [ResultTypeEnum], { nullable: true }) _resultTypes?: string[],
+    @Arg('aggregationFunctions', () => [AggregationFunctionEnum], { nullable: true })
+    _aggregationFunctions?: string[],
+    @Arg('groupBy', () => GroupByEnum, { nullable: true }) _groupBy?: string,
+    @Arg('includeQuizzes', () => IncludeQuizzesEnum, { nullable: true }) _includeQuizzes?: string,
+  ): ComputedResultObject[] {
+    // A message with the error, then the end (the token expired).
+    if (event.kind === 'ended') throw event.error;
+    // Each message reads users and quizzes afresh: a subscription outlives a request's caches.
+    const { ctx } = context;
+    context.ctx = { ...ctx, loaders: createLoaders(ctx.db, ctx.requester) };
+    return event.items.map(toComputedResultObject);
+  }
+}

@@ -1,0 +1,152 @@
+import type { RequestContext } from '../../context/request-context';
+import { selectedMembers } from '../../db/sql/member-sources.sql';
+import { readSessionVersions } from '../../db/sql/session-changes.sql';
+import { liveResultsDecision } from '../../domain/policy/access.policy';
+import { Errors, toServiceApiError, type ServiceApiError } from '../../errors';
+import { isGiven, parseIdParam } from '../data-sets/data-set.params';
+import type { ResultRow } from '../data-sets/data-set.types';
+import { resultRowItems, type ComputedResultView } from '../data-sets/data-set.views';
+import { quizSetSelect } from '../data-sets/quiz-set.service';
+import { userSetSelect } from '../data-sets/user-set.service';
+import {
+  parseResultsOptions,
+  type RawResultsParams,
+  type ResultsOptions,
+} from '../results/result-parameters';
+import { resultsScope } from '../results/results.service';
+import { selectResultsOver } from '../results/results.sql';
+import { CoalescingStream } from './coalescing.stream';
+
+/**
+ * Live results of a session (contract.md §10): the items getSessionResults would page, computed
+ * by the results query over the session's attendees and quizzes as SELECTs (the user set and the
+ * quiz set getUserSet / getQuizSet would store for `sessionId`), so nothing is written however
+ * often they are computed; again each time the session's answers change.
+ */
+
+/** The least time between two results of one subscription (contract.md §10). */
+export const LIVE_RESULTS_GAP_MS = 250;
+
+/** sessionResults' parameters: getSessionResults' but the page size (every item is sent). */
+export type RawLiveResultsParams = Pick<
+  RawResultsParams,
+  'sessionId' | 'resultTypes' | 'aggregationFunctions' | 'groupBy' | 'includeQuizzes'
+>;
+
+/** What a subscription sends: the results now, or why it ends. */
+export type LiveResultsEvent =
+  { kind: 'results'; items: ComputedResultView[] } | { kind: 'ended'; error: ServiceApiError };
+
+export interface LiveSessionResults {
+  sessionId: number;
+  /**
+   * The results now, then after each change of the session's answers, at most one per
+   * LIVE_RESULTS_GAP_MS; at `endsAt` (the requester's credentials expire) an `ended` event, then
+   * the end. A failing computation rejects with the domain error.
+   */
+  open(options: { endsAt: number | null }): AsyncIterableIterator<LiveResultsEvent>;
+}
+
+/**
+ * Every item of the session's results for `options`, as getSessionResults computes them (same
+ * sets, same scope, same numbers and order), read by one SELECT.
+ */
+export async function sessionResultsNow(
+  ctx: RequestContext,
+  sessionId: number,
+  options: ResultsOptions,
+): Promise<ComputedResultView[]> {
+  const scope = resultsScope(ctx, options);
+  const sets = {
+    users: selectedMembers(await userSetSelect(ctx, { sessionId })),
+    quizzes: selectedMembers(quizSetSelect(ctx, { sessionId })),
+  };
+  const { sql, params } = selectResultsOver(options, sets, ctx.db.dialect, scope);
+  const rows = (await ctx.db.read.query(sql, params)) as ResultRow[];
+  return resultRowItems(rows, {
+    resultTypes: options.resultTypes,
+    groupBy: options.aggregation?.groupBy ?? null,
+  });
+}
+
+/**
+ * sessionResults: checks the parameters, that the session exists (404) and that the requester
+ * owns it (401 without a token, 403 for anyone else), before anything is watched.
+ */
+export async function watchSessionResults(
+  ctx: RequestContext,
+  raw: RawLiveResultsParams,
+): Promise<LiveSessionResults> {
+  const op = ctx.operation;
+  if (!isGiven(raw.sessionId)) throw Errors.missingParameter(op, 'sessionId');
+  const sessionId = parseIdParam(op, 'sessionId', raw.sessionId);
+  const options = parseResultsOptions(op, { ...raw, sessionId: String(sessionId) });
+  resultsScope(ctx, options);
+  const session = await ctx.loaders.sessionById.load(sessionId);
+  if (!session) {
+    throw Errors.notFound(
+      op,
+      'sessionId',
+      String(sessionId),
+      `session ${sessionId} does not exist`,
+    );
+  }
+  const decision = liveResultsDecision(ctx.requester, session);
+  if (decision === 'needsToken') throw Errors.unauthenticated(op, 'an access token is required');
+  if (decision === 'denied') {
+    throw Errors.forbidden(op, `only the owner of session ${sessionId} may follow its results`);
+  }
+  return {
+    sessionId,
+    open: ({ endsAt }) => liveEvents(ctx, sessionId, options, endsAt),
+  };
+}
+
+/**
+ * The stream's events as the subscription's. An iterator of its own rather than a generator over
+ * the stream: `return()` must reach the stream while it waits for a change (see CoalescingStream).
+ */
+function liveEvents(
+  ctx: RequestContext,
+  sessionId: number,
+  options: ResultsOptions,
+  endsAt: number | null,
+): AsyncIterableIterator<LiveResultsEvent> {
+  const stream = new CoalescingStream({
+    watch: (listener) => ctx.sessionChanges.watch(sessionId, listener),
+    readVersion: async () =>
+      (await readSessionVersions(ctx.db.read, ctx.db.dialect, [sessionId])).get(sessionId) ?? 0,
+    compute: () => sessionResultsNow(ctx, sessionId, options),
+    gapMs: LIVE_RESULTS_GAP_MS,
+    endsAt,
+  });
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next(): Promise<IteratorResult<LiveResultsEvent, undefined>> {
+      let step;
+      try {
+        step = await stream.next();
+      } catch (error) {
+        const domain = toServiceApiError(error, ctx.operation, ctx.requestId);
+        if (domain.status >= 500)
+          ctx.logger.error({ err: error, sessionId }, 'live results failed');
+        throw domain;
+      }
+      if (step.done) return step;
+      const event = step.value;
+      return {
+        done: false,
+        value:
+          event.kind === 'ended'
+            ? {
+                kind: 'ended',
+                error: Errors.unauthenticated(ctx.operation, 'the access token has expired'),
+              }
+            : { kind: 'results', items: event.value },
+      };
+    },
+    return: () => stream.return(),
+  };
+}

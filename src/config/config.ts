@@ -54,8 +54,11 @@ export interface Config {
   rateLimit: { points: number; windowSeconds: number };
   /** Largest computed cost of a GraphQL document. */
   graphqlMaxCost: number;
-  /** Live results (contract.md §10): how often watched sessions' change markers are read. */
-  live: { pollIntervalMs: number };
+  /**
+   * Live results (contract.md §10): how often watched sessions' change markers are read, and how
+   * long a WebSocket connection may stay without a subscription.
+   */
+  live: { pollIntervalMs: number; idleTimeoutSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -252,6 +255,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 10_000_000),
     live: {
       pollIntervalMs: integer(env, 'LIVE_POLL_INTERVAL_MS', 100, 10, 60_000),
+      idleTimeoutSeconds: integer(env, 'LIVE_IDLE_TIMEOUT_SECONDS', 60, 1, 86400),
     },
   });
 }

@@ -20,20 +20,23 @@ export interface LiveClientOptions {
   connectionParams: Record<string, unknown>;
   /** The Origin header of the upgrade request (none by default, as from a script). */
   origin?: string;
+  /** Other headers of the upgrade request. */
+  headers?: Record<string, string>;
   /** Path of the endpoint, `/graphql` by default. */
   path?: string;
 }
 
 /** A client that connects on its first subscription and never retries, so refusals show. */
 export function liveClient(baseUrl: string, options: LiveClientOptions): Client {
-  const { origin } = options;
-  const webSocketImpl = origin
-    ? class extends WebSocket {
-        constructor(address: string, protocols?: string | string[]) {
-          super(address, protocols, { origin });
+  const { origin, headers } = options;
+  const webSocketImpl =
+    origin || headers
+      ? class extends WebSocket {
+          constructor(address: string, protocols?: string | string[]) {
+            super(address, protocols, { origin, headers });
+          }
         }
-      }
-    : WebSocket;
+      : WebSocket;
   return createClient({
     url: `${baseUrl.replace(/^http/, 'ws')}${options.path ?? '/graphql'}`,
     webSocketImpl,

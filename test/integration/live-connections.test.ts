@@ -67,18 +67,26 @@ describe('live results connections', () => {
   const variables = () => ({ sessionId: ids.sessions.S });
 
   /** Subscribes with `connectionParams` and waits for the end: a refusal closes the socket. */
-  async function refusedWith(options: LiveClientOptions): Promise<unknown> {
-    const subscription = new LiveSubscription(client(options), SESSION_RESULTS, variables());
+  async function refusedWith(options: LiveClientOptions, url = app.url): Promise<unknown> {
+    const subscription = new LiveSubscription(client(options, url), SESSION_RESULTS, variables());
     await subscription.ended;
     expect(subscription.received).toStrictEqual([]);
     return closeOf(subscription.failure);
   }
 
-  async function accepted(options: LiveClientOptions): Promise<void> {
-    const subscription = new LiveSubscription(client(options), SESSION_RESULTS, variables());
-    await subscription.messages(1);
-    expect(subscription.received[0].result.errors).toBeUndefined();
-    expect(Array.isArray(itemsOf(subscription.received[0]))).toBe(true);
+  /** The connection is accepted: the subscription has results, or the error `code` says why not. */
+  async function accepted(options: LiveClientOptions, url = app.url, code?: string): Promise<void> {
+    const subscription = new LiveSubscription(client(options, url), SESSION_RESULTS, variables());
+    if (code) {
+      // Refused by the operation, not the connection: a message with the error, then complete.
+      await subscription.ended;
+      expect(subscription.completed).toBe(true);
+      expect(subscription.received[0].result.errors?.[0]?.extensions?.code).toBe(code);
+    } else {
+      await subscription.messages(1);
+      expect(subscription.received[0].result.errors).toBeUndefined();
+      expect(Array.isArray(itemsOf(subscription.received[0]))).toBe(true);
+    }
   }
 
   const forbidden = (reason: string) => ({
@@ -130,6 +138,29 @@ describe('live results connections', () => {
     expect(
       await refusedWith({ connectionParams: teacher(), origin: 'https://evil.example' }),
     ).toStrictEqual(offHost);
+  });
+
+  it('takes the client IP behind a trusted proxy, as for any request', async () => {
+    const proxied = await otherInstance({ TRUST_PROXY: 'loopback' });
+    try {
+      const ipKey = await createTestApiKey(dataSource, '10.1.2.3');
+      const params = { apiKey: ipKey.secret };
+      const forwardedFor = (address: string) => ({ 'x-forwarded-for': address });
+      // Anonymous: the subscription wants a token; the connection, with the key, is accepted.
+      await accepted(
+        { connectionParams: params, headers: forwardedFor('10.1.2.3') },
+        proxied.url,
+        'UNAUTHENTICATED',
+      );
+      expect(
+        await refusedWith(
+          { connectionParams: params, headers: forwardedFor('10.9.9.9') },
+          proxied.url,
+        ),
+      ).toStrictEqual(forbidden('the API key is not valid for the host of this request'));
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('ends a subscription when its token expires: a message with the error, then complete', async () => {
@@ -283,6 +314,38 @@ describe('live results connections', () => {
       elsewhere.once('error', (error) => resolve(error.message));
     });
     expect(outcome).toBe('socket hang up');
+  });
+
+  it('closes a connection without subscription for LIVE_IDLE_TIMEOUT_SECONDS (1000), not one with', async () => {
+    const idle = await otherInstance({ LIVE_IDLE_TIMEOUT_SECONDS: '1' });
+    try {
+      const busy = new LiveSubscription(
+        client({ connectionParams: teacher() }, idle.url),
+        SESSION_RESULTS,
+        variables(),
+      );
+      // A raw connection, acknowledged, that never subscribes.
+      const raw = new WebSocket(
+        `${idle.url.replace(/^http/, 'ws')}/graphql`,
+        'graphql-transport-ws',
+      );
+      const messages: unknown[] = [];
+      raw.on('message', (data: Buffer) => messages.push(JSON.parse(String(data))));
+      raw.once('open', () =>
+        raw.send(JSON.stringify({ type: 'connection_init', payload: teacher() })),
+      );
+      const closed = await new Promise<{ code: number; reason: string }>((resolve) =>
+        raw.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+      );
+      expect(messages).toStrictEqual([{ type: 'connection_ack' }]);
+      expect(closed).toStrictEqual({ code: 1000, reason: 'Idle connection' });
+      // The connection with a subscription, open as long, is kept.
+      await busy.messages(1);
+      expect(busy.failure).toBeUndefined();
+      expect(busy.completed).toBe(false);
+    } finally {
+      await idle.close();
+    }
   });
 
   it('closes open subscriptions with 1001 when the server shuts down, and its close() ends', async () => {

@@ -15,7 +15,7 @@ describe('config', () => {
       pageSize: 50,
       logLevel: 'info',
       trustProxy: false,
-      live: { pollIntervalMs: 100 },
+      live: { pollIntervalMs: 100, idleTimeoutSeconds: 60 },
       database: {
         dialect: 'sqlite',
         embedded: true,
@@ -59,6 +59,7 @@ describe('config', () => {
       BODY_LIMIT: '2mb',
       URL_LIMIT: '16kb',
       LIVE_POLL_INTERVAL_MS: '250',
+      LIVE_IDLE_TIMEOUT_SECONDS: '30',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -73,7 +74,7 @@ describe('config', () => {
       trustProxy: 'loopback, 10.0.0.0/8',
       bodyLimitBytes: 2 * 1024 * 1024,
       urlLimitBytes: 16 * 1024,
-      live: { pollIntervalMs: 250 },
+      live: { pollIntervalMs: 250, idleTimeoutSeconds: 30 },
     });
     expect(config.database.migrateOnStart).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -100,6 +101,7 @@ describe('config', () => {
     ['BODY_LIMIT', 'huge'],
     ['BASE_PATH', 'api'],
     ['LIVE_POLL_INTERVAL_MS', '5'],
+    ['LIVE_IDLE_TIMEOUT_SECONDS', '0'],
   ])('refuses %s=%s with an error naming the variable', (name, value) => {
     let caught: unknown;
     try {

@@ -14,8 +14,8 @@ import {
   type FormattedExecutionResult,
   type GraphQLFormattedError,
 } from 'graphql';
-import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { CloseCode, type Context } from 'graphql-ws';
+import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { createRequestContext, type AppDeps } from '../../context/request-context';
 import { Errors, ServiceApiError, toServiceApiError } from '../../errors';
@@ -44,7 +44,10 @@ import { graphQLSchema } from './graphql.schema';
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 5;
 /** A connection that sends no connection_init within this time is closed (4408). */
 const CONNECTION_INIT_WAIT_MS = 3_000;
-/** A ping every so often; a connection that has not answered by the next one is dropped. */
+/**
+ * A ping every so often; a connection that has not answered by the next one is dropped. One
+ * without any subscription for LIVE_IDLE_TIMEOUT_SECONDS is closed (1000).
+ */
 const KEEP_ALIVE_MS = 12_000;
 /** The longest close reason a WebSocket close frame carries, in bytes. */
 const MAX_CLOSE_REASON_BYTES = 123;
@@ -194,6 +197,21 @@ export async function attachSubscriptions(
     };
   };
 
+  // Each acknowledged connection and when it last held a subscription: an idle one is closed.
+  const lastBusy = new Map<Context<Record<string, unknown> | undefined, Extra>, number>();
+  const idleMs = config.live.idleTimeoutSeconds * 1000;
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [connection, since] of lastBusy) {
+        if (Object.keys(connection.subscriptions).length > 0) lastBusy.set(connection, now);
+        else if (now - since >= idleMs) connection.extra.socket.close(1000, 'Idle connection');
+      }
+    },
+    Math.max(250, idleMs / 4),
+  );
+  sweep.unref();
+
   const disposable = useServer(
     {
       schema,
@@ -209,6 +227,7 @@ export async function attachSubscriptions(
             clientIp: clientIpOf(app, request),
           });
           connections.set(ctx, auth);
+          lastBusy.set(ctx, Date.now());
           return true;
         } catch (error) {
           const domain = toServiceApiError(error, 'graphql', randomUUID());
@@ -226,6 +245,9 @@ export async function attachSubscriptions(
           logger.error({ err: error }, 'GraphQL subscribe failed');
           return refusal(toServiceApiError(error, 'graphql', randomUUID()));
         }
+      },
+      onClose: (ctx) => {
+        lastBusy.delete(ctx);
       },
       onNext: (_ctx, _id, _payload, _args, result) => wireResult(result),
       onError: (_ctx, _id, _payload, errors) => errors.map(wireError),
@@ -249,6 +271,7 @@ export async function attachSubscriptions(
   return {
     close: async () => {
       closing = true;
+      clearInterval(sweep);
       server.off('upgrade', onUpgrade);
       // Clients that do not answer the close handshake in time are cut off.
       const cutOff = setTimeout(() => {

@@ -316,6 +316,24 @@ describe('live results connections', () => {
     expect(outcome).toBe('socket hang up');
   });
 
+  it('serves the WebSocket at the GraphQL path under BASE_PATH, and only there', async () => {
+    const based = await otherInstance({ BASE_PATH: '/api' });
+    try {
+      await accepted({ connectionParams: teacher(), path: '/api/graphql' }, based.url);
+      const root = new WebSocket(
+        `${based.url.replace(/^http/, 'ws')}/graphql`,
+        'graphql-transport-ws',
+      );
+      const outcome = await new Promise<string>((resolve) => {
+        root.once('open', () => resolve('open'));
+        root.once('error', (error) => resolve(error.message));
+      });
+      expect(outcome).toBe('socket hang up');
+    } finally {
+      await based.close();
+    }
+  });
+
   it('closes a connection without subscription for LIVE_IDLE_TIMEOUT_SECONDS (1000), not one with', async () => {
     const idle = await otherInstance({ LIVE_IDLE_TIMEOUT_SECONDS: '1' });
     try {

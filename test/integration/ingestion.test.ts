@@ -115,6 +115,31 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
     expect(Number(after)).toBe(Number(before));
   });
 
+  it('compares clientRefs exactly: another case is another session; trailing spaces are refused', async () => {
+    const session = { title: 'Refs', quizIds: [ids.quizzes.q] };
+    const lower = await post('addSession', { session: { ...session, clientRef: 'room-7' } });
+    const upper = await post('addSession', { session: { ...session, clientRef: 'ROOM-7' } });
+    expect([lower.status, upper.status]).toStrictEqual([200, 200]);
+    expect(upper.body.id).not.toBe(lower.body.id);
+    const again = await post('addSession', { session: { ...session, clientRef: 'ROOM-7' } });
+    expect(again.body.id).toBe(upper.body.id);
+    const padded = await post('addSession', { session: { ...session, clientRef: 'room-7 ' } });
+    if (backend === 'SQLite') {
+      // SQLite compares bytes without padding: another ref, another session.
+      expect(padded.status).toBe(200);
+      expect([lower.body.id, upper.body.id]).not.toContain(padded.body.id);
+    } else {
+      expect(padded).toStrictEqual({
+        status: 400,
+        body: expect.objectContaining({
+          type: 'BadParameterException',
+          parameterName: 'session.clientRef',
+          reason: 'differs only by trailing spaces from a clientRef already used',
+        }) as unknown,
+      });
+    }
+  });
+
   it('stores answers scored on write, replaces a later different value, keeps the rest', async () => {
     const made = await post('addSession', { session: { title: 'Wed', quizIds: [ids.quizzes.q] } });
     const sessionId = made.body.id as string;

@@ -37,7 +37,10 @@ export class Session {
   @Column(datetime())
   startDate!: Date;
 
-  /** Null for sessions written without one (imports, older clients): NULLs never collide. */
+  /**
+   * Null for sessions written without one (imports, older clients): NULLs never collide.
+   * Compared as bytes: the MySQL migration gives it the utf8mb4_bin collation.
+   */
   @Column({ type: 'varchar', length: 64, nullable: true })
   clientRef!: string | null;
 }

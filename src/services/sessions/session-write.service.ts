@@ -52,13 +52,28 @@ function readInput(raw: Record<string, unknown>, now: Date): SessionInput {
   };
 }
 
-/** The session an owner already made with this clientRef, if any. */
-function findByClientRef(
+/**
+ * The session an owner already made with this clientRef, if any. The column compares bytes
+ * (utf8mb4_bin on MySQL, BINARY on SQLite) but MySQL pads: a ref differing only by trailing
+ * spaces is found too, and refused, for the unique key would refuse it anyway.
+ */
+async function findByClientRef(
   ctx: RequestContext,
   ownerId: number,
   ref: string,
 ): Promise<Session | null> {
-  return ctx.db.write.getRepository(Session).findOneBy({ ownerId, clientRef: ref });
+  const found = await ctx.db.write.getRepository(Session).findBy({ ownerId, clientRef: ref });
+  const exact = found.find((session) => session.clientRef === ref);
+  if (exact) return exact;
+  if (found.length > 0) {
+    throw Errors.badParameter(
+      ctx.operation,
+      'session.clientRef',
+      ref,
+      'differs only by trailing spaces from a clientRef already used',
+    );
+  }
+  return null;
 }
 
 /** Every quiz must be one the owner may see; a hidden quiz reads as one that does not exist. */

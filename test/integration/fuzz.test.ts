@@ -6,12 +6,14 @@ import { REST_OPERATIONS } from '../../src/api/rest/rest.router';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { ImportDocument } from '../../src/data/import/import-document';
 import { openDatabase } from '../../src/db/data-source';
+import { normalizeQuestionType } from '../../src/domain/questions/question-types';
 import { revokeApiKey } from '../../src/services/api-keys/api-key.service';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 import { assertMatchesOpenApi } from '../helpers/openapi-validator';
 import {
+  addAnswersCountsProblem,
   checkGraphQLErrors,
   checkRestException,
   FuzzFailure,
@@ -23,6 +25,7 @@ import { rootFieldSpecs } from '../helpers/fuzz/graphql-fields';
 import { leakIn } from '../helpers/fuzz/leaks';
 import {
   fixtureCredentials,
+  type AnsweringSession,
   type FuzzPools,
   type ItemType,
   type WeightedCredentials,
@@ -49,7 +52,7 @@ const TIMEOUT_MS = Math.max(120_000, RUNS * 200);
 
 const SAMPLE = path.resolve(__dirname, '../fixtures/sample-import.json');
 
-/** Tables a refused write must leave as they were. */
+/** Tables a refused write must leave as they were: their rows are counted. */
 const WRITTEN_TABLES = [
   'quizzes',
   'quiz_tags',
@@ -58,12 +61,28 @@ const WRITTEN_TABLES = [
   'data_sets',
   'data_set_items',
   'computed_results',
+  'sessions',
+  'session_quizzes',
+  'session_attendees',
+  'answers',
+  'session_changes',
 ];
-const COUNT_ROWS = `SELECT ${WRITTEN_TABLES.map((table) => `(SELECT COUNT(*) FROM ${table}) AS ${table}`).join(', ')}`;
+/**
+ * What is measured after each request: the row counts, and the sum of the sessions' change
+ * markers, which a write of answers bumps in place (contract.md §10).
+ */
+const MEASURES: Record<string, string> = {
+  ...Object.fromEntries(WRITTEN_TABLES.map((table) => [table, `SELECT COUNT(*) FROM ${table}`])),
+  session_versions: 'SELECT COALESCE(SUM(version), 0) FROM session_changes',
+};
+const MEASURED = Object.keys(MEASURES);
+const COUNT_ROWS = `SELECT ${MEASURED.map((name) => `(${MEASURES[name]}) AS ${name}`).join(', ')}`;
 
-/** Operations that write: addQuiz, and those that make a data set. The others never write. */
+/** Operations that write: addQuiz, addSession, addAnswers, and those that make a data set. */
 const WRITING = new Set([
   'addQuiz',
+  'addSession',
+  'addAnswers',
   'getQuizSet',
   'getUserSet',
   'getUserGroupSet',
@@ -80,6 +99,11 @@ const NAMING_POOLS: FuzzPools = {
   sets: {},
   expiredSetId: '1',
   unknownId: '2',
+  answering: {
+    sessionId: '1',
+    quizzes: [{ quizId: '1', questions: [{ type: 'TrueFalse', nbPropositions: 0 }] }],
+    attendeeId: '1',
+  },
 };
 const REST_NAMES = restOperationSpecs(NAMING_POOLS).map((spec) => spec.name);
 const GRAPHQL_NAMES = rootFieldSpecs(NAMING_POOLS).map((spec) => spec.name);
@@ -188,6 +212,38 @@ async function startTarget(label: string): Promise<Target> {
     'getResults',
     `userSetId=${anonymousUsers}&quizSetId=${anonymousQuizzes}&aggregationFunctions=min&groupBy=user&${anonymous}`,
   );
+  // The session addAnswers writes to: the teacher's, playing a quiz of every question type and
+  // a survey, attended by the pupil.
+  const played = ['q1', 'q3'];
+  const made = await app.get(`/addSession?${asTeacher}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      session: {
+        title: 'Fuzzed answers',
+        quizIds: played.map((ref) => ids.quizzes[ref]),
+        attendeeIds: [ids.users.s3, ids.users.s1],
+      },
+    }),
+  });
+  const answeringSession = (await made.json()) as { id?: string };
+  if (made.status !== 200 || !answeringSession.id) {
+    throw new Error(`fixture addSession: ${made.status} ${JSON.stringify(answeringSession)}`);
+  }
+  const answering: AnsweringSession = {
+    sessionId: answeringSession.id,
+    quizzes: played.map((ref) => ({
+      quizId: String(ids.quizzes[ref]),
+      questions: (document.quizzes?.find((quiz) => quiz.ref === ref)?.questions ?? []).map(
+        (question) => ({
+          type: normalizeQuestionType(question.type) ?? 'TrueFalse',
+          nbPropositions: question.propositions?.length ?? 0,
+        }),
+      ),
+    })),
+    attendeeId: String(ids.users.s3),
+  };
+
   // A set of another instance whose sets live one second: expired by the time the fuzz runs.
   // That instance closes its own pool on shutdown, so it gets one of its own.
   const shortLived = await startTestApp(await openDatabase(db.config), {
@@ -217,15 +273,16 @@ async function startTarget(label: string): Promise<Target> {
     pools: {
       quizIds: Object.values(ids.quizzes).map(String),
       userIds: Object.values(ids.users).map(String),
-      sessionIds: Object.values(ids.sessions).map(String),
+      sessionIds: [...Object.values(ids.sessions).map(String), answering.sessionId],
       sets,
       expiredSetId,
       unknownId: '2000000000',
+      answering,
     },
     credentials,
     countRows: async () => {
       const [row] = (await dataSource.query(COUNT_ROWS)) as Record<string, unknown>[];
-      return Object.fromEntries(WRITTEN_TABLES.map((table) => [table, Number(row[table])]));
+      return Object.fromEntries(MEASURED.map((name) => [name, Number(row[name])]));
     },
     close: async () => {
       await app.close();
@@ -287,9 +344,9 @@ async function expectRowsUnchanged(
 ): Promise<void> {
   const after = await target.countRows();
   target.knownCounts = after;
-  const changed = WRITTEN_TABLES.filter((table) => after[table] !== before[table]);
+  const changed = MEASURED.filter((name) => after[name] !== before[name]);
   if (changed.length > 0) {
-    const counts = changed.map((table) => `${table} ${before[table]} → ${after[table]}`);
+    const counts = changed.map((name) => `${name} ${before[name]} → ${after[name]}`);
     throw new FuzzFailure(`${why}, yet rows changed: ${counts.join(', ')}`, request, answer);
   }
 }
@@ -308,6 +365,8 @@ async function restCase(target: Target, operation: string, request: FuzzRequest)
     return;
   }
   if (!isObject(body)) throw new FuzzFailure('a success that is not an object', request, answer);
+  const counts = operation === 'addAnswers' ? addAnswersCountsProblem(body) : undefined;
+  if (counts) throw new FuzzFailure(counts, request, answer);
   if (!WRITING.has(operation)) {
     await expectRowsUnchanged(target, request, answer, before, `${operation} only reads`);
   }
@@ -336,6 +395,11 @@ async function graphQLCase(
     if (fields[key] === null && !own) fail(`${key} is null without an error of its own`);
   }
   const answered = request.keys.some((key) => fields[key] !== undefined && fields[key] !== null);
+  for (const key of field === 'addAnswers' ? request.keys : []) {
+    const result = fields[key];
+    const counts = isObject(result) ? addAnswersCountsProblem(result) : undefined;
+    if (counts) fail(counts);
+  }
   if (!WRITING.has(field)) {
     await expectRowsUnchanged(target, request, answer, before, `${field} only reads`);
   } else if (!answered) {

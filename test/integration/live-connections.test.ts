@@ -12,6 +12,7 @@ import {
   itemsOf,
   liveClient,
   LiveSubscription,
+  postJson,
   RESULT_FIELDS,
   SESSION_RESULTS,
   type LiveClientOptions,
@@ -30,7 +31,11 @@ describe('live results connections', () => {
   let database: TestDatabase;
   let close: () => Promise<void>;
   let app: TestApp;
-  let ids: { users: Record<string, string>; sessions: Record<string, string> };
+  let ids: {
+    users: Record<string, string>;
+    quizzes: Record<string, string>;
+    sessions: Record<string, string>;
+  };
   let key: { id: number; secret: string };
   let teacherToken: string;
   const clients: Client[] = [];
@@ -201,6 +206,41 @@ describe('live results connections', () => {
     );
     await again.ended;
     expect(closeOf(again.failure)).toStrictEqual(forbidden('the access token has expired'));
+  });
+
+  it('ends a subscription at its next message once its API key is revoked, on any instance', async () => {
+    const revocable = await createTestApiKey(dataSource, 'localhost');
+    const token = await createTestToken(dataSource, Number(ids.users.t), revocable.id);
+    const live = client({ connectionParams: { apiKey: revocable.secret, accessToken: token } });
+    const subscription = new LiveSubscription(live, SESSION_RESULTS, variables());
+    await subscription.messages(1);
+    expect(Array.isArray(itemsOf(subscription.received[0]))).toBe(true);
+    // Revoked in the database, as another instance's key manager would.
+    await dataSource.query('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [
+      new Date(),
+      revocable.id,
+    ]);
+    const written = await postJson(
+      app.url,
+      'addAnswers',
+      `apiKey=${key.secret}&accessToken=${teacherToken}`,
+      {
+        sessionId: ids.sessions.S,
+        answers: [
+          { userId: ids.users.p1, quizId: ids.quizzes.q1, questionIndex: 0, answer: false },
+        ],
+      },
+    );
+    expect(written.status).toBe(200);
+    await subscription.ended;
+    expect(subscription.completed).toBe(true);
+    expect(subscription.received).toHaveLength(2);
+    expect(subscription.received[1].result.errors?.[0]?.extensions).toStrictEqual({
+      code: 'UNAUTHENTICATED',
+      type: 'UnauthorizedOperationException',
+      operation: 'sessionResults',
+      reason: 'the API key is unknown or revoked',
+    });
   });
 
   it('holds at most 5 subscriptions per connection: one more is refused, the others go on', async () => {

@@ -229,6 +229,7 @@ describe('scoreAnswer', () => {
       // badly shaped answers are wrong
       ['Paris', {}, 42, false],
       ['Paris', {}, null, false],
+      ['Paris', {}, '', false],
       ['Paris', { tolerance: 30 }, 'P'.repeat(251), false],
     ])('good %p, options %p, answer %p -> %p', (good, options, answer, expected) => {
       expect(scoreAnswer(textQuestion(good, options), answer)).toBe(expected);
@@ -314,7 +315,6 @@ describe('checkAnswer', () => {
     ['"false" string', trueFalse(true), 'false', false],
     ['"true" string', trueFalse(true), 'true', true],
     ['text kept as given', textQuestion('x'), '  Abc ', '  Abc '],
-    ['empty text', textQuestion('x'), '', ''],
     ['250 character text', textQuestion('x'), 'a'.repeat(250), 'a'.repeat(250)],
     ['250 astral code points', textQuestion('x'), '\u{1F600}'.repeat(250), '\u{1F600}'.repeat(250)],
     ['number', numberQuestion('1'), 3, '3'],
@@ -339,6 +339,8 @@ describe('checkAnswer', () => {
     ['MCQ several sparse', mcqSeveral([1]), sparseIndexes],
     ['true/false number', trueFalse(true), 1],
     ['true/false other string', trueFalse(true), 'TRUE'],
+    ['empty text', textQuestion('x'), ''],
+    ['blank text', textQuestion('x'), ' \t\n'],
     ['text too long', textQuestion('x'), 'a'.repeat(251)],
     ['text too many code points', textQuestion('x'), '\u{1F600}'.repeat(251)],
     ['text number', textQuestion('x'), 12],

@@ -53,3 +53,11 @@ export async function findCredentials(
         };
   return { key, token };
 }
+
+/** Whether the key `apiKeyId` exists and is not revoked. */
+export async function isKeyInForce(handle: DataSource, apiKeyId: number): Promise<boolean> {
+  const rows = (await handle.query('SELECT revoked_at FROM api_keys WHERE id = ?', [apiKeyId])) as {
+    revoked_at: unknown;
+  }[];
+  return rows.length === 1 && rows[0]?.revoked_at === null;
+}

@@ -141,8 +141,10 @@ function checkBoolean(value: unknown): Check<boolean> {
   return fail('expected true or false');
 }
 
+/** An answer text is kept as given: not blank (§4: 1 to 250 characters), at most 250 characters. */
 function checkAnswerText(value: unknown): Check<string> {
   if (typeof value !== 'string') return fail('expected a text');
+  if (value.trim() === '') return fail('expected a non-empty text');
   if (exceedsCodePoints(value, MAX_TEXT_LENGTH)) {
     return fail(`expected a text of at most ${MAX_TEXT_LENGTH} characters`);
   }

@@ -1,5 +1,5 @@
 import type { AppDeps, Requester } from '../../context/request-context';
-import { findCredentials, type StoredKey } from '../../db/sql/credentials.sql';
+import { findCredentials, isKeyInForce, type StoredKey } from '../../db/sql/credentials.sql';
 import { Errors } from '../../errors';
 import { hashSecret } from '../../security/secrets';
 import { tokenFromParameter } from './access-token.service';
@@ -75,4 +75,17 @@ export async function authenticateCredentials(
     requester: { kind: 'user', apiKeyId: apiKey.id, userId: token.userId },
     tokenExpiresAt: token.expiresAt,
   };
+}
+
+/**
+ * Whether a requester authenticated earlier may still be served: its API key has not been
+ * revoked since. A connection that outlives its requests (a subscription) asks before each
+ * answer, so a revocation stops it at its next message, on every instance.
+ */
+export async function requesterStillAllowed(
+  deps: AppDeps & { requester: Requester },
+): Promise<boolean> {
+  const { requester } = deps;
+  if (requester.kind === 'operator') return true;
+  return isKeyInForce(deps.db.write, requester.apiKeyId);
 }

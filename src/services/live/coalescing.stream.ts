@@ -20,10 +20,16 @@ export interface CoalescingOptions<T> {
   gapMs: number;
   /** When the stream ends (milliseconds since the epoch), or null. */
   endsAt: number | null;
+  /**
+   * Asked before each computation: false ends the stream (the credentials it was opened with
+   * were revoked meanwhile), so nothing more is computed for them.
+   */
+  stillAllowed?: () => Promise<boolean>;
 }
 
-/** A computed value, or the end of the stream at `endsAt`. */
-export type CoalescedEvent<T> = { kind: 'value'; value: T } | { kind: 'ended' };
+/** A computed value, or the end of the stream: at `endsAt`, or once no longer allowed. */
+export type CoalescedEvent<T> =
+  { kind: 'value'; value: T } | { kind: 'ended'; reason: 'expired' | 'revoked' };
 
 export class CoalescingStream<T> implements AsyncIterableIterator<CoalescedEvent<T>> {
   private unwatch: (() => void) | null = null;
@@ -57,7 +63,11 @@ export class CoalescingStream<T> implements AsyncIterableIterator<CoalescedEvent
       if (this.done) return this.finished();
       if (this.expired()) {
         this.stop();
-        return { done: false, value: { kind: 'ended' } };
+        return { done: false, value: { kind: 'ended', reason: 'expired' } };
+      }
+      if (this.options.stillAllowed && !(await this.options.stillAllowed())) {
+        this.stop();
+        return { done: false, value: { kind: 'ended', reason: 'revoked' } };
       }
       const version = this.latest;
       const value = await this.options.compute();

@@ -15,6 +15,7 @@ import {
 } from '../results/result-parameters';
 import { resultsScope } from '../results/results.service';
 import { selectResultsOver } from '../results/results.sql';
+import { requesterStillAllowed } from '../auth/credentials.service';
 import { CoalescingStream } from './coalescing.stream';
 
 /**
@@ -119,6 +120,7 @@ function liveEvents(
     compute: () => sessionResultsNow(ctx, sessionId, options),
     gapMs: LIVE_RESULTS_GAP_MS,
     endsAt,
+    stillAllowed: () => requesterStillAllowed(ctx),
   });
   return {
     [Symbol.asyncIterator]() {
@@ -142,7 +144,12 @@ function liveEvents(
           event.kind === 'ended'
             ? {
                 kind: 'ended',
-                error: Errors.unauthenticated(ctx.operation, 'the access token has expired'),
+                error: Errors.unauthenticated(
+                  ctx.operation,
+                  event.reason === 'expired'
+                    ? 'the access token has expired'
+                    : 'the API key is unknown or revoked',
+                ),
               }
             : { kind: 'results', items: event.value },
       };

@@ -103,6 +103,7 @@ function checkAnswer(
   const quizId = identifier(record.quizId, `${path}.quizId`);
   const quiz = facts.questions.get(quizId);
   checkPlays(quiz !== undefined, `${path}.quizId`, `quiz ${quizId}`, `session ${facts.sessionId}`);
+  if (record.questionIndex === undefined) missing(`${path}.questionIndex`);
   const { position, question } = answeredQuestion(
     quiz?.scorable ?? [],
     record.questionIndex,

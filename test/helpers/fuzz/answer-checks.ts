@@ -121,3 +121,20 @@ export function checkGraphQLErrors(
     }
   }
 }
+
+/**
+ * contract.md §9: each answer addAnswers received was inserted, updated or left unchanged. A
+ * GraphQL selection may leave counts out (or alias them): then there is nothing to compare.
+ */
+export function addAnswersCountsProblem(result: Record<string, unknown>): string | undefined {
+  const names = ['received', 'inserted', 'updated', 'unchanged'];
+  const counts = names.map((name) => result[name]);
+  if (counts.some((count) => count === undefined)) return undefined;
+  if (!counts.every((count) => Number.isInteger(count) && (count as number) >= 0)) {
+    return `addAnswers counts that are not natural numbers: ${JSON.stringify(result)}`;
+  }
+  const [received, inserted, updated, unchanged] = counts as number[];
+  return received === inserted + updated + unchanged
+    ? undefined
+    : `addAnswers received ${received} answers but counts ${inserted} inserted, ${updated} updated, ${unchanged} unchanged`;
+}

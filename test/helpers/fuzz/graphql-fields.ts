@@ -1,14 +1,16 @@
 import fc from 'fast-check';
 import {
+  ADD_ANSWERS_RESULT,
   DATA_SET,
   ITEM_ATTRIBUTE,
   QUIZ,
+  SESSION,
   SESSION_RESULTS,
   USER,
   type ObjectShape,
 } from './graphql-shapes';
-import { quizPayload } from './payloads';
-import { setIds, type FuzzPools } from './pools';
+import { answersPayload, quizPayload, sessionPayload } from './payloads';
+import { answeringSessionIds, setIds, type FuzzPools } from './pools';
 import {
   AGGREGATION_FUNCTIONS,
   dateValues,
@@ -119,6 +121,8 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
     resultTypes: enumArgument('ResultType', RESULT_TYPES, true),
   };
   const sessionIds = idArgument(pools.sessionIds, unknownId);
+  const session = sessionPayload(pools);
+  const answers = answersPayload(pools);
   return [
     {
       name: 'getQuiz',
@@ -229,6 +233,27 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
       operation: 'query',
       args: { dataSetId: id(setIds(pools, owner), true), pageIndex: INT },
       returns: DATA_SET,
+    },
+    {
+      name: 'addSession',
+      operation: 'mutation',
+      args: { session: { type: 'SessionInput!', clean: session, any: session } },
+      returns: SESSION,
+    },
+    {
+      name: 'getSession',
+      operation: 'query',
+      args: { sessionId: id(pools.sessionIds, true) },
+      returns: SESSION,
+    },
+    {
+      name: 'addAnswers',
+      operation: 'mutation',
+      args: {
+        answers: { type: '[AnswerInput!]!', clean: answers, any: answers },
+        sessionId: id(answeringSessionIds(pools), true),
+      },
+      returns: ADD_ANSWERS_RESULT,
     },
   ];
 }

@@ -66,10 +66,18 @@ export const QUIZ: ObjectShape = {
     questions: () => QUESTION,
   },
 };
-const SESSION: ObjectShape = {
+export const SESSION: ObjectShape = {
   kind: 'object',
   name: 'Session',
-  fields: scalars('id', 'title', 'startDate'),
+  fields: {
+    ...scalars('id', 'title', 'startDate', 'quizIds', 'nbAttendees'),
+    owner: () => USER,
+  },
+};
+export const ADD_ANSWERS_RESULT: ObjectShape = {
+  kind: 'object',
+  name: 'AddAnswersResult',
+  fields: scalars('sessionId', 'received', 'inserted', 'updated', 'unchanged'),
 };
 const USER_GROUP: ObjectShape = {
   kind: 'object',

@@ -2,8 +2,27 @@
  * What the generators know of the running fixture: its ids, its data sets, its credentials.
  */
 
+import type { QuestionType } from '../../../src/domain/questions/question-types';
+
 export type ItemType = 'user' | 'quiz' | 'userGroup' | 'computedResult';
 const ITEM_TYPES: readonly ItemType[] = ['user', 'quiz', 'userGroup', 'computedResult'];
+
+/** A question of a played quiz, as much as an answer to it needs. */
+export interface AnsweredQuestion {
+  type: QuestionType;
+  nbPropositions: number;
+}
+
+/**
+ * The session addAnswers writes to: made by the fuzz's teacher in the fixture, playing quizzes
+ * of every question type, attended by the pupil, so that clean batches are stored.
+ */
+export interface AnsweringSession {
+  sessionId: string;
+  quizzes: { quizId: string; questions: AnsweredQuestion[] }[];
+  /** The pupil's user id: an attendee, who writes their own answers. */
+  attendeeId: string;
+}
 
 /** Ids of the fixture, as the API writes them (strings). */
 export interface FuzzPools {
@@ -16,6 +35,7 @@ export interface FuzzPools {
   expiredSetId: string;
   /** An id no row has. */
   unknownId: string;
+  answering: AnsweringSession;
 }
 
 /**
@@ -34,6 +54,15 @@ export function setIds(pools: FuzzPools, owner?: string, itemType?: ItemType): s
   const owned = mine ? pick(mine) : [];
   const typed = owners.flatMap(pick);
   return [...owned, ...owned, ...owned, ...typed, ...all];
+}
+
+/**
+ * Session ids for addAnswers: mostly the answering session, then the fixture's others (one the
+ * fuzz's teacher owns and attends nothing of, one of another owner).
+ */
+export function answeringSessionIds(pools: FuzzPools): string[] {
+  const { sessionId } = pools.answering;
+  return [sessionId, sessionId, sessionId, sessionId, ...pools.sessionIds];
 }
 
 /** One way of presenting credentials: query-string pairs, or (GraphQL only) headers. */

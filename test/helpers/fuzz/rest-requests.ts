@@ -1,6 +1,19 @@
 import fc from 'fast-check';
-import { anyJson, bodyArb, quizPayload, type FuzzBody } from './payloads';
-import { setIds, type FuzzCredentials, type FuzzPools, type WeightedCredentials } from './pools';
+import {
+  answersPayload,
+  anyJson,
+  bodyArb,
+  quizPayload,
+  sessionPayload,
+  type FuzzBody,
+} from './payloads';
+import {
+  answeringSessionIds,
+  setIds,
+  type FuzzCredentials,
+  type FuzzPools,
+  type WeightedCredentials,
+} from './pools';
 import {
   credentialsArb,
   ORIGINS,
@@ -129,6 +142,8 @@ interface RestOperationSpec {
   params: Record<string, ParamValues>;
   /** Parameters a clean request always gives (contract.md §6). */
   required?: readonly string[];
+  /** The JSON payload parameter and its values; see restRequest for where it travels. */
+  payload?: { name: string; values: fc.Arbitrary<unknown> };
 }
 
 export function restOperationSpecs(pools: FuzzPools, owner?: string): RestOperationSpec[] {
@@ -144,7 +159,7 @@ export function restOperationSpecs(pools: FuzzPools, owner?: string): RestOperat
   return [
     get('getQuiz', { quizId }, ['quizId']),
     // The quiz itself travels in the body or the query string: see restRequest.
-    { name: 'addQuiz', method: 'POST', params: {} },
+    { name: 'addQuiz', method: 'POST', params: {}, payload: { name: 'quiz', values: quizPayload } },
     get('getQuizSet', {
       keywords: searchValues,
       quizId,
@@ -202,17 +217,36 @@ export function restOperationSpecs(pools: FuzzPools, owner?: string): RestOperat
     get('getDataSetPage', { dataSetId: id(setIds(pools, owner)), pageIndex: integerValues }, [
       'dataSetId',
     ]),
+    {
+      name: 'addSession',
+      method: 'POST',
+      params: {},
+      payload: { name: 'session', values: sessionPayload(pools) },
+    },
+    get('getSession', { sessionId }, ['sessionId']),
+    {
+      name: 'addAnswers',
+      method: 'POST',
+      params: { sessionId: id(answeringSessionIds(pools)) },
+      required: ['sessionId'],
+      payload: { name: 'answers', values: answersPayload(pools) },
+    },
   ];
 }
 
-/** Where addQuiz's quiz travels: the contract's JSON body, the query string, both, or oddly. */
-type QuizPlacement = 'body' | 'query' | 'both' | 'bare' | 'stringified' | 'none';
+/**
+ * Where a JSON payload (addQuiz's quiz, addSession's session, addAnswers' answers) travels: the
+ * contract's JSON body, the query string, both, or oddly.
+ */
+type PayloadPlacement = 'body' | 'query' | 'both' | 'bare' | 'stringified' | 'none';
 
 /**
  * A request to a REST operation: method, parameters, credentials, body, headers. Half are clean
  * (the operation's method, usual credentials, each parameter absent or given once with a value a
- * client would send, the quiz as a JSON body): those reach the services, where the fuzzed values
- * meet the data; the others are odd or hostile in every part.
+ * client would send, the payload as a JSON body): those reach the services, where the fuzzed
+ * values meet the data; the others are odd or hostile in every part. The other parameters of an
+ * operation with a payload (addAnswers' sessionId) go in the query string or beside the payload
+ * in the body, as text or, when they are digits, now and then as a JSON number.
  */
 export function restRequest(
   name: string,
@@ -235,9 +269,10 @@ function restRequestOf(
   clean: boolean,
 ): fc.Arbitrary<FuzzRequest> {
   const names = Object.keys(spec.params);
-  const isAddQuiz = spec.name === 'addQuiz';
+  const { payload } = spec;
+  const fieldNames = [...new Set([...names, 'quiz', payload?.name ?? 'quiz', 'apiKey', 'x'])];
   const paramValues = fc.dictionary(
-    fc.constantFrom(...names, 'quiz', 'apiKey', 'x'),
+    fc.constantFrom(...fieldNames),
     fc.oneof(anyJson, ...names.map((name) => spec.params[name].any)),
     { maxKeys: 4, noNullPrototype: true },
   );
@@ -258,35 +293,45 @@ function restRequestOf(
       ),
       unknown: clean ? fc.constant<QueryPair[]>([]) : unknownPairs,
       noise: clean ? fc.constant<string[]>([]) : rawQueryNoise,
-      quiz: quizPayload,
-      placement: sometimes<QuizPlacement>(
+      payload: payload ? payload.values : fc.constant(undefined),
+      placement: sometimes<PayloadPlacement>(
         'body',
-        fc.constantFrom<QuizPlacement>('query', 'both', 'bare', 'stringified', 'none'),
+        fc.constantFrom<PayloadPlacement>('query', 'both', 'bare', 'stringified', 'none'),
         4,
       ),
+      paramsInBody: fc.boolean(),
+      numbers: fc.boolean(),
       extraBodyFields: none(paramValues, 4),
       // Bodies of the other operations (and the other methods): anything.
       body: none(bodyArb(fc.oneof(anyJson, paramValues)), 2),
-      quizBody: clean
+      payloadBody: clean
         ? fc.constant<FuzzBody>({ contentType: 'application/json', text: '' })
         : bodyArb(fc.constant(null), 12),
       origin: none(fc.constantFrom(...ORIGINS), 8),
     })
     .map((r) => {
-      const pairs: QueryPair[] = r.params.flat();
-      pairs.push(...r.unknown);
+      let pairs: QueryPair[] = r.params.flat();
       let body: FuzzBody | undefined = r.body;
-      if (isAddQuiz) {
-        const quizText = JSON.stringify(r.quiz) ?? '';
-        if (r.placement === 'query' || r.placement === 'both') pairs.push(['quiz', quizText]);
+      if (payload) {
+        const { name } = payload;
+        const payloadText = JSON.stringify(r.payload) ?? '';
         const fields: Record<string, unknown> = { ...r.extraBodyFields };
-        if (r.placement === 'body' || r.placement === 'both') fields.quiz = r.quiz;
-        if (r.placement === 'stringified') fields.quiz = quizText;
-        const value = r.placement === 'bare' ? r.quiz : fields;
+        if (r.paramsInBody && r.placement !== 'query' && r.placement !== 'bare') {
+          pairs = pairs.filter(([param, value]) => {
+            if (value === null) return true;
+            fields[param] = r.numbers && /^\d+$/.test(value) ? Number(value) : value;
+            return false;
+          });
+        }
+        if (r.placement === 'query' || r.placement === 'both') pairs.push([name, payloadText]);
+        if (r.placement === 'body' || r.placement === 'both') fields[name] = r.payload;
+        if (r.placement === 'stringified') fields[name] = payloadText;
+        const value = r.placement === 'bare' ? r.payload : fields;
         if (r.placement !== 'query' || r.extraBodyFields) {
-          body = { ...r.quizBody, text: JSON.stringify(value) ?? '' };
+          body = { ...r.payloadBody, text: JSON.stringify(value) ?? '' };
         }
       }
+      pairs.push(...r.unknown);
       const credentialPairs: QueryPair[] = credentials.pairs;
       const all = r.credentialsFirst
         ? [...credentialPairs, ...pairs]

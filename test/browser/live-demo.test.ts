@@ -318,7 +318,7 @@ describe('the demo page follows a session live in a real browser', () => {
       });
       expect(Date.now() - loggedInAt).toBeLessThan(SHORT_TTL_SECONDS * 1000 + 5_000);
       expect(await page.textContent('#live-status')).toMatch(
-        /^Live results (of session \d+ )?stopped at \d\d:\d\d:\d\d: (your login has ended|you are not logged in any more)\. Log in again to follow the session\.$/,
+        /^Live results (of session \d+ )?stopped at \d\d:\d\d:\d\d: (your login has ended \(the access token has expired\)|you are not logged in any more)\. Log in again to follow the session\.$/,
       );
       // The last numbers stay on the page, dimmed; the page is logged out.
       expect(await liveRows(page)).toEqual(rows);

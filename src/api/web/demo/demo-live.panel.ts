@@ -155,7 +155,7 @@ export function livePanel(client: QuizApiClient, options: LivePanelOptions): Liv
           if (failure instanceof QuizApi.UnauthorizedOperationException && failure.status === 401) {
             show(
               'ended',
-              `Live results of session ${sessionId} stopped at ${at}: your login has ended. Log in again to follow the session.`,
+              `Live results of session ${sessionId} stopped at ${at}: your login has ended (${failure.reason}). Log in again to follow the session.`,
             );
             // The service refused the token: the page shows the logged-out state too.
             if (client.accessToken !== undefined) QuizApi.wipeAccessToken();

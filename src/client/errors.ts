@@ -124,3 +124,49 @@ export function exceptionFromResponse(
   const Exception = isExceptionType(body.type) ? EXCEPTION_CLASSES[body.type] : ServiceApiException;
   return new Exception(body, status);
 }
+
+/** An error of GraphQL's `errors[]` as the service sends it (contract.md §2). */
+export interface GraphQLErrorObject {
+  message: string;
+  extensions?: Readonly<Record<string, unknown>>;
+}
+
+/** The HTTP status REST gives for each GraphQL code of the contract. */
+const STATUS_OF_GRAPHQL_CODE: Readonly<Record<string, number>> = {
+  BAD_USER_INPUT: 400,
+  GRAPHQL_PARSE_FAILED: 400,
+  GRAPHQL_VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/**
+ * The exception a GraphQL error stands for, the one REST gives for the same failure: the
+ * extensions carry the exception object (`type`, `operation`, `reason` and the extra fields),
+ * `code` gives the status. An error without `type` is GraphQL's own refusal of a document or of
+ * a variable's value: a BadParameterException.
+ */
+export function exceptionFromGraphQLError(
+  operation: string,
+  error: GraphQLErrorObject,
+): ServiceApiException | TransportException {
+  const { code, ...fields } = error.extensions ?? {};
+  const status = STATUS_OF_GRAPHQL_CODE[String(code)] ?? 500;
+  const body =
+    typeof fields.type === 'string'
+      ? { operation, ...fields, message: error.message }
+      : {
+          type: status < 500 ? 'BadParameterException' : 'InternalServerErrorException',
+          message: error.message,
+          operation,
+          reason: error.message,
+        };
+  return exceptionFromResponse(operation, status, body);
+}

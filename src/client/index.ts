@@ -1,7 +1,8 @@
 /**
  * The JavaScript client of the quiz API (spec §1, §5.4). It depends on nothing outside this
- * folder and runs in browsers and in Node 20 (global fetch); the browser build exposes this
- * module as the global `QuizApi`.
+ * folder but graphql-ws's client (live results, browser-safe) and runs in browsers and in Node 20
+ * (global fetch; `ws` for live results); the browser build exposes this module as the global
+ * `QuizApi`.
  */
 export * from './types';
 export * from './errors';
@@ -17,6 +18,13 @@ export {
   type RequestOptions,
   type RequestParameters,
 } from './quiz-api-client';
+export {
+  sessionResultsDocument,
+  watchSessionResults,
+  webSocketUrl,
+  type LiveResultsTarget,
+  type WebSocketConstructor,
+} from './session-results.watch';
 export {
   ACCESS_TOKEN_CHANGE_EVENT,
   ACCESS_TOKEN_STORAGE_KEY,

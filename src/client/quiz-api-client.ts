@@ -7,6 +7,7 @@ import {
 } from './auth-helpers';
 import { DataSet, type DataSetSource } from './data-set';
 import { exceptionFromResponse, TransportException } from './errors';
+import { watchSessionResults, type WebSocketConstructor } from './session-results.watch';
 import type {
   AddAnswersParams,
   AddAnswersResult,
@@ -33,8 +34,11 @@ import type {
   Quiz,
   ResultOf,
   Session,
+  SessionResultsHandlers,
+  SessionResultsWatch,
   User,
   UserGroup,
+  WatchSessionResultsParams,
 } from './types';
 
 /** The fetch the client calls; the global one unless a test or a runtime gives another. */
@@ -54,6 +58,8 @@ export interface QuizApiClientOptions {
    */
   accessToken?: string | AccessTokenProvider;
   fetch?: FetchFunction;
+  /** For watchSessionResults where there is no global WebSocket (Node 20): `ws`'s WebSocket. */
+  webSocketImpl?: WebSocketConstructor;
 }
 
 /** A query parameter value; lists are sent comma-separated, dates as `YYYY-MM-DD hh:mm:ss` UTC. */
@@ -148,6 +154,7 @@ function queryString(params: RequestParameters): string {
 export class QuizApiClient implements DataSetSource {
   readonly baseUrl: string;
   readonly apiKey: string;
+  readonly webSocketImpl?: WebSocketConstructor;
   private tokenProvider: AccessTokenProvider;
   private readonly fetchFunction: FetchFunction;
 
@@ -155,6 +162,7 @@ export class QuizApiClient implements DataSetSource {
     if (!options.apiKey) throw new TypeError('QuizApiClient: apiKey is required');
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.apiKey = options.apiKey;
+    this.webSocketImpl = options.webSocketImpl;
     this.tokenProvider = QuizApiClient.provider(options.accessToken);
     // Called as a plain function: browsers refuse fetch called as a method of another object.
     this.fetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -295,6 +303,14 @@ export class QuizApiClient implements DataSetSource {
       includeQuizzes: params.includeQuizzes,
       numberOfItemsPerPage: params.numberOfItemsPerPage,
     });
+  }
+
+  /** Follows the results of a session the token's user owns (session-results.watch.ts). */
+  watchSessionResults<P extends WatchSessionResultsParams>(
+    params: P,
+    handlers: SessionResultsHandlers<ResultOf<P>>,
+  ): SessionResultsWatch {
+    return watchSessionResults(this, params, handlers);
   }
 
   getDataSetPage(params: GetDataSetPageParams): Promise<DataSet> {

@@ -128,6 +128,22 @@ describe('the client against the catalog', () => {
       ]);
     }
   });
+
+  it('has a watch method for every subscription (GraphQL only), whose parameter object has its parameters', () => {
+    const methods = clientParameters();
+    const subscriptions = OPERATION_CATALOG.filter(
+      (operation) => operation.graphQL === 'subscription',
+    );
+    expect(subscriptions.length).toBeGreaterThan(0);
+    for (const operation of subscriptions) {
+      const method = `watch${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}`;
+      const parameters: readonly ParameterDefinition[] = operation.parameters;
+      expect([method, methods.get(method)]).toStrictEqual([
+        method,
+        parameters.map((parameter) => parameter.name).sort(),
+      ]);
+    }
+  });
 });
 
 describe('both wires against the catalog', () => {

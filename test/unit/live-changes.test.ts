@@ -170,7 +170,10 @@ describe('the coalescing stream', () => {
   it('ends at endsAt with an ended event, then is done', async () => {
     const { state, stream } = source(50, Date.now() + 100);
     await stream.next();
-    expect(await stream.next()).toStrictEqual({ done: false, value: { kind: 'ended', reason: 'expired' } });
+    expect(await stream.next()).toStrictEqual({
+      done: false,
+      value: { kind: 'ended', reason: 'expired' },
+    });
     expect(await stream.next()).toStrictEqual({ done: true, value: undefined });
     expect(state.listeners.size).toBe(0);
     expect(state.computations).toStrictEqual([0]);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RESULT_TYPE_FIELDS } from '../../src/client/session-results.watch';
 import { dialectNamed } from '../../src/db/dialect';
 import { roundedSql } from '../../src/db/sql/rounding.sql';
 import { DATA_SET_KINDS } from '../../src/services/data-sets/data-set.kinds';
@@ -133,5 +134,9 @@ describe('the client library', () => {
   it('names every result type and aggregation function of the registries', () => {
     expect(union('ResultType')).toEqual([...RESULT_TYPES].sort());
     expect(union('AggregationFunction')).toEqual([...AGGREGATION_FUNCTIONS].sort());
+  });
+
+  it('selects every result type in live results, in the order of the registry', () => {
+    expect(RESULT_TYPE_FIELDS).toEqual(RESULT_TYPES);
   });
 });

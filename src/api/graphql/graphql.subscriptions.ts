@@ -75,12 +75,15 @@ function closeCodeOf(error: ServiceApiError): number {
 
 /**
  * An error of a subscription on the wire, as on HTTP (formatGraphQLError). graphql-js's own
- * refusal of a request's variables carries no code: a bad request, as Apollo codes it.
+ * refusal of a request's variables carries no code and no path (an enum value it does not know
+ * carries the enum's GraphQLError as originalError): a bad request, as Apollo codes it. What a
+ * resolver threw has a path.
  */
 function wireError(error: GraphQLError): GraphQLFormattedError {
   const json = error.toJSON();
+  const thrown = error.originalError && !(error.originalError instanceof GraphQLError);
   const coded =
-    error.originalError || json.extensions?.code !== undefined
+    thrown || json.path !== undefined || json.extensions?.code !== undefined
       ? json
       : { ...json, extensions: { ...json.extensions, code: 'BAD_USER_INPUT' } };
   return formatGraphQLError(coded, error);

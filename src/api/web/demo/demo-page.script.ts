@@ -1,9 +1,12 @@
 /**
- * The script of the demo page (bundled to demo-page.js). It uses the SDK as a page would: the
- * global `QuizApi` of the served browser build, never an import, so it shows the SDK as shipped.
+ * The script of the demo page (bundled to demo-page.js with its parts, demo-live.panel.ts and
+ * demo-page.drawing.ts). It uses the SDK as a page would: the global `QuizApi` of the served
+ * browser build, never an import of it, so it shows the SDK as shipped.
  */
 import type * as QuizApiModule from '../../../client';
-import type { DataSet, Quiz, User, UserAggregateResult } from '../../../client';
+import type { DataSet, Quiz, UserAggregateResult } from '../../../client';
+import { livePanel } from './demo-live.panel';
+import { barChart, byId, formatNumber, textCell, userName } from './demo-page.drawing';
 
 declare const QuizApi: typeof QuizApiModule;
 
@@ -14,84 +17,6 @@ declare const QuizApi: typeof QuizApiModule;
  */
 const ALL_TIME = { from: '1000-01-01', to: '9999-12-30' } as const;
 const QUIZZES_PER_PAGE = 20;
-
-function byId<T extends HTMLElement>(id: string): T {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`the demo page has no #${id}`);
-  return element as T;
-}
-
-function textCell(row: HTMLTableRowElement, text: string, className?: string): HTMLElement {
-  const cell = row.insertCell();
-  cell.textContent = text;
-  if (className) cell.className = className;
-  return cell;
-}
-
-function userName(user: User | undefined, id: string): string {
-  if (user?.firstName !== undefined || user?.lastName !== undefined) {
-    return `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
-  }
-  return `User ${id}`;
-}
-
-function formatNumber(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : String(Math.round(value * 100) / 100);
-}
-
-const SVG = 'http://www.w3.org/2000/svg';
-
-function svgElement(name: string, attributes: Record<string, string | number>): SVGElement {
-  const element = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
-  return element;
-}
-
-/** A horizontal bar chart (0 to 100 %) drawn as inline SVG: one bar per attendee. */
-function barChart(bars: readonly { label: string; value: number }[]): SVGElement {
-  const labelWidth = 160;
-  const plotWidth = 400;
-  const barHeight = 22;
-  const top = 20;
-  const height = top + bars.length * barHeight + 8;
-  const svg = svgElement('svg', {
-    viewBox: `0 0 ${labelWidth + plotWidth + 60} ${height}`,
-    role: 'img',
-    'aria-label': 'Average percentage of good answers per attendee',
-  });
-  for (const tick of [0, 25, 50, 75, 100]) {
-    const x = labelWidth + (plotWidth * tick) / 100;
-    svg.append(svgElement('line', { x1: x, x2: x, y1: top - 4, y2: height - 8, class: 'grid' }));
-    const label = svgElement('text', { x, y: 12, 'text-anchor': 'middle', class: 'chart-value' });
-    label.textContent = `${tick}%`;
-    svg.append(label);
-  }
-  bars.forEach((bar, index) => {
-    const y = top + index * barHeight;
-    const name = svgElement('text', { x: labelWidth - 8, y: y + 15, 'text-anchor': 'end' });
-    name.setAttribute('class', 'chart-label');
-    name.textContent = bar.label;
-    const width = (plotWidth * Math.max(0, Math.min(100, bar.value))) / 100;
-    const rect = svgElement('rect', {
-      x: labelWidth,
-      y: y + 3,
-      width: Math.max(width, 1),
-      height: barHeight - 6,
-      class: 'bar',
-    });
-    const title = svgElement('title', {});
-    title.textContent = `${bar.label}: ${formatNumber(bar.value)}%`;
-    rect.append(title);
-    const value = svgElement('text', {
-      x: labelWidth + width + 6,
-      y: y + 15,
-      class: 'chart-value',
-    });
-    value.textContent = `${formatNumber(bar.value)}%`;
-    svg.append(name, rect, value);
-  });
-  return svg;
-}
 
 function start(): void {
   QuizApi.storeAccessTokenFromUrl();
@@ -242,6 +167,7 @@ function start(): void {
             label: names.get(result.userId) ?? `User ${result.userId}`,
             value: result.goodAnswersPercent,
           })),
+          'Average percentage of good answers per attendee',
         ),
       );
       resultsMessage.textContent = `Session ${sessionId}: ${answered.length} of ${rows.length} attendees answered.`;
@@ -265,6 +191,7 @@ function start(): void {
 
   // A link may choose the session: ?sessionId=… (kept through the login redirect).
   sessionInput.value = pageUrl.searchParams.get('sessionId') ?? '';
+  const live = livePanel(client, { sessionId: sessionInput.value, failed });
 
   // The login button decides what the page shows: it calls back once now and on every change.
   client.setLoginButton('login-button', {
@@ -277,6 +204,7 @@ function start(): void {
           : 'Not logged in: only public quizzes are listed.';
       loginState.dataset.loggedIn = String(loggedIn);
       void loadQuizzes();
+      live.loginChanged(loggedIn);
       const sessionId = sessionInput.value.trim();
       if (sessionId !== '') void loadResults(sessionId);
     },

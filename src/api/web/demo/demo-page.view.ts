@@ -61,6 +61,30 @@ export const DEMO_PAGE_HTML = `<!doctype html>
     </figure>
   </div>
 </section>
+
+<section>
+  <h2>Live session</h2>
+  <p class="muted">The results of a session you teach while it is played: the table and the chart
+  are redrawn each time answers of the session are stored.</p>
+  <form id="live-form">
+    <label for="live-session-id">Session id</label>
+    <input id="live-session-id" name="liveSessionId" type="text" inputmode="numeric" pattern="[0-9]+" required>
+    <button id="live-start" type="submit" disabled>Follow live</button>
+    <button id="live-stop" type="button" hidden>Stop</button>
+  </form>
+  <p id="live-status" class="muted" data-state="logged-out">Log in as the teacher of a session to follow it live.</p>
+  <div id="live-results" hidden>
+    <p id="live-updated" class="muted"></p>
+    <table id="live-table">
+      <thead><tr><th>Pupil</th><th class="number">Answers</th><th class="number">Good answers</th><th class="number">% of good answers</th></tr></thead>
+      <tbody id="live-rows"></tbody>
+    </table>
+    <figure>
+      <div id="live-chart"></div>
+      <figcaption>Percentage of good answers per pupil, as the session is played</figcaption>
+    </figure>
+  </div>
+</section>
 </div>
 </main>
 <script src="../sdk/quiz-api-client.js"></script>
@@ -79,7 +103,8 @@ button { padding: .45rem 1.1rem; font-size: .95rem; border: 0; border-radius: 4p
   background: #2456c7; color: #fff; cursor: pointer; }
 button[disabled] { background: #9aa3b5; cursor: default; }
 button[data-logged-in="true"] { background: #5b6270; }
-#quizzes-more { margin-top: .75rem; background: #e4e8f1; color: #1d1f23; }
+#quizzes-more, #live-stop { background: #e4e8f1; color: #1d1f23; }
+#quizzes-more { margin-top: .75rem; }
 label { font-weight: 600; margin-right: .5rem; }
 input[type=text] { padding: .4rem; font-size: .95rem; border: 1px solid #b8bcc4; border-radius: 4px; }
 #api-key-form input { width: 100%; box-sizing: border-box; margin: .25rem 0 .75rem; }
@@ -94,7 +119,14 @@ td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 .badge.private, .badge.draft { background: #fff1d6; color: #7a4d00; }
 figure { margin: 1rem 0 0; }
 figcaption { color: #5b6270; font-size: .85rem; margin-top: .25rem; }
-#results-chart svg { width: 100%; max-width: 44rem; height: auto; display: block; }
+#results-chart svg, #live-chart svg { width: 100%; max-width: 44rem; height: auto; display: block; }
+#live-status[data-state="live"] { color: #1f6b3a; font-weight: 600; }
+#live-status[data-state="live"]::before { content: ""; display: inline-block; width: .6rem;
+  height: .6rem; margin-right: .45rem; border-radius: 50%; background: #2f9e5b; }
+#live-status[data-state="ended"] { background: #fff1d6; color: #7a4d00; padding: .6rem 1rem;
+  border-radius: 4px; }
+#live-updated { font-size: .85rem; font-variant-numeric: tabular-nums; margin: .25rem 0 0; }
+#live-results.ended table, #live-results.ended figure { opacity: .6; }
 .bar { fill: #2456c7; }
 .grid { stroke: #d5d8de; stroke-width: 1; }
 .chart-label { font-size: 12px; fill: #1d1f23; }

@@ -15,7 +15,7 @@
  * - Writers: BENCH_WRITERS (8), each sending batches of BENCH_BATCH (500) answers back to back,
  *   each to its own session (20 quizzes, 1,000 pupils attending; a batch is 25 pupils × the 20
  *   questions of a quiz), every answer a new row. The probe: one batch of BENCH_PROBE_BATCH (30:
- *   one question answered by 30 pupils) every BENCH_PROBE_INTERVAL_MS (100) to a session of its
+ *   one question answered by 30 pupils) every BENCH_PROBE_INTERVAL_MS (50) to a session of its
  *   own, timed from sending to the acknowledgement.
  * - Targets: the service (POST /addAnswers, JSON); the floor, through mysql2 connections set as
  *   the service's batch connections, with the upsert the service builds (upsertAnswers) alone;
@@ -120,7 +120,7 @@ const HELP = `npm run bench:ingest  (options are environment variables)
   BENCH_ROUNDS             rounds, each running every target once, interleaved (default 3)
   BENCH_WARM_UP            seconds of uncounted load first, service and floor (default 5)
   BENCH_PROBE_BATCH        answers per probe batch (default 30)
-  BENCH_PROBE_INTERVAL_MS  a probe batch every this many ms (default 100)
+  BENCH_PROBE_INTERVAL_MS  a probe batch every this many ms (default 50)
   BENCH_RATE               the pace of the paced phases, answers/s from all writers (default 30000; 0: none)
   BENCH_SERIES             both (default), burst (writers back to back only) or paced (only)
   BENCH_TRUNCATE=0         keep the answers of earlier phases (default: emptied before each)

@@ -36,7 +36,7 @@ export const SERIES = process.env.BENCH_SERIES ?? 'both';
 if (!['both', 'burst', 'paced'].includes(SERIES))
   throw new Error('BENCH_SERIES: both, burst or paced');
 /** A probe batch leaves this long after the previous one was sent (at once if it took longer). */
-export const PROBE_INTERVAL_MS = number('BENCH_PROBE_INTERVAL_MS', 100);
+export const PROBE_INTERVAL_MS = number('BENCH_PROBE_INTERVAL_MS', 50);
 /** Empty the answers table before each phase, so every phase starts alike (BENCH_TRUNCATE=0 keeps it). */
 export const TRUNCATE = process.env.BENCH_TRUNCATE !== '0';
 export const RATE_LIMIT_POINTS = '1000000000';

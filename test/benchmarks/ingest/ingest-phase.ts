@@ -30,6 +30,8 @@ export interface PhaseResult {
   answers: number;
   /** Answers that were new rows (every one, unless a writer went round its session). */
   inserted: number;
+  /** Writer batches of which some answers were not new rows: `writer:batch inserted/sent`. */
+  notNew: string[];
   seconds: number;
   answersPerSecond: number;
   /** Acknowledgement times of the probe's batches. */
@@ -92,6 +94,7 @@ export async function runPhase(
   const errors = new Map<string, number>();
   const totals = { answers: 0, inserted: 0 };
   const probeMs: number[] = [];
+  const notNew: string[] = [];
   const rssKb: number[] = [];
   const pid = runningOf(target, ctx)?.pid;
   const sampler =
@@ -125,6 +128,9 @@ export async function runPhase(
         answerKey(ctx.f, batch * BATCH + i, 'byPupil'),
       );
       const sent = await send(sink, sessionId, keys);
+      if (sent && sent.inserted !== sent.received) {
+        notNew.push(`${index}:${batch} ${sent.inserted}/${sent.received}`);
+      }
       if (sent) {
         totals.answers += sent.received;
         totals.inserted += sent.inserted;
@@ -156,6 +162,7 @@ export async function runPhase(
     target,
     rate,
     ...totals,
+    notNew,
     seconds: elapsed,
     answersPerSecond: totals.answers / elapsed,
     probeMs,

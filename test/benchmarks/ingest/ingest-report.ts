@@ -85,7 +85,10 @@ export function report(rounds: PhaseResult[][], memory: Memory): boolean {
   );
   const notNew = rounds.flat().filter((p) => p.inserted !== p.answers);
   for (const p of notNew) {
-    out(`note: ${TARGET_LABEL[p.target]}: ${p.answers - p.inserted} answers were not new rows`);
+    out(
+      `note: ${TARGET_LABEL[p.target]}: ${p.answers - p.inserted} answers were not new rows ` +
+        `(writer:batch inserted/sent ${p.notNew.slice(0, 10).join(', ')})`,
+    );
   }
   const errors = rounds.flat().filter((p) => p.errors.size > 0);
   for (const p of errors) {

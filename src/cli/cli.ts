@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig, type Config } from '../config/config';
 import { openDatabase } from '../db/data-source';
@@ -12,16 +12,11 @@ import { createLogger } from '../observability/logger';
 import { hashPassword } from '../security/password';
 import { createUser, findUserByEmail } from '../services/users/user.service';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/api-key.service';
+import { CliError, fraction, wholeNumber, type CliIo } from './cli-common';
 import { progressReporter } from './progress';
+import { addSimulateCommand } from './simulate.command';
 
-export interface CliIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  stdin?: NodeJS.ReadableStream;
-  /** The environment to configure from; the process's own when absent. */
-  env?: Readonly<Record<string, string | undefined>>;
-  cwd?: string;
-}
+export type { CliIo } from './cli-common';
 
 async function readAll(stream: NodeJS.ReadableStream | undefined): Promise<string> {
   if (!stream) return '';
@@ -30,30 +25,6 @@ async function readAll(stream: NodeJS.ReadableStream | undefined): Promise<strin
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
-}
-
-/** A failure the operator caused: printed as one line, exit code 1. */
-class CliError extends Error {}
-
-function wholeNumber(min: number, max: number) {
-  return (raw: string): number => {
-    if (!/^\d+$/.test(raw)) throw new InvalidArgumentError('must be a whole number');
-    const value = Number(raw);
-    if (value < min || value > max)
-      throw new InvalidArgumentError(`must be between ${min} and ${max}`);
-    return value;
-  };
-}
-
-/** A fraction (0.2) or a percentage (20%). */
-function fraction(raw: string): number {
-  const match = /^(\d+(?:\.\d+)?)(%)?$/.exec(raw.trim());
-  if (!match)
-    throw new InvalidArgumentError('must be a fraction such as 0.2 or a percentage such as 20%');
-  const value = Number(match[1]) / (match[2] ? 100 : 1);
-  if (value < 0 || value > 1)
-    throw new InvalidArgumentError('must be between 0 and 1 (0% and 100%)');
-  return value;
 }
 
 /** Runs one CLI command; returns the exit code instead of exiting, so tests can call it. */
@@ -222,9 +193,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
       }
       const { db } = await deps();
+      const progress = progressReporter(io.stderr);
       const ids = await loadData(db.write, document as Parameters<typeof loadData>[1], {
-        onProgress: progressReporter(io.stderr),
-      });
+        onProgress: progress,
+      }).finally(progress.end);
       if (options.printIds) print(JSON.stringify(ids, null, 2));
       else {
         const counts = Object.entries(ids).map(
@@ -280,7 +252,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ? await hashPassword(options.teacherPassword)
             : null,
         });
-        await loadData(db.write, source, { onProgress: progressReporter(io.stderr) });
+        const progress = progressReporter(io.stderr);
+        await loadData(db.write, source, { onProgress: progress }).finally(progress.end);
         const seconds = (Date.now() - started) / 1000;
         print(
           `Generated ${expected.users} users, ${expected.quizzes} quizzes, ${expected.questions} questions, ` +
@@ -289,6 +262,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         );
       },
     );
+
+  addSimulateCommand(program, { io, print, context });
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

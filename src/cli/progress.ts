@@ -1,9 +1,19 @@
+/** Reports how far a long command is: `(phase, done, total?)`; `end()` once it stops. */
+export interface ProgressReporter {
+  (phase: string, done: number, total?: number): void;
+  /** Ends a bar left open on a terminal (a command that failed half-way), so the next line starts clean. */
+  end(): void;
+}
+
 /** A progress bar on stderr: redrawn in place on a terminal, a line every 10% elsewhere (CI logs). */
-export function progressReporter(stream: NodeJS.WritableStream & { isTTY?: boolean }) {
+export function progressReporter(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+): ProgressReporter {
   let lastDraw = 0;
   let lastPhase = '';
   let lastTenth = -1;
-  return (phase: string, done: number, total?: number) => {
+  let open = false;
+  const report = (phase: string, done: number, total?: number) => {
     const now = Date.now();
     const ratio = total ? Math.min(1, done / total) : undefined;
     if (stream.isTTY) {
@@ -14,7 +24,8 @@ export function progressReporter(stream: NodeJS.WritableStream & { isTTY?: boole
           ? ''
           : `[${'#'.repeat(Math.round(ratio * width)).padEnd(width, '-')}] ${(ratio * 100).toFixed(0).padStart(3)}% `;
       stream.write(`\r\x1b[2K${bar}${phase} ${done}${total ? `/${total}` : ''}`);
-      if (done === total) stream.write('\n');
+      open = done !== total;
+      if (!open) stream.write('\n');
     } else {
       const tenth = ratio === undefined ? -1 : Math.floor(ratio * 10);
       if (phase === lastPhase && tenth === lastTenth) return;
@@ -26,4 +37,10 @@ export function progressReporter(stream: NodeJS.WritableStream & { isTTY?: boole
     lastPhase = phase;
     lastDraw = now;
   };
+  return Object.assign(report, {
+    end: () => {
+      if (open) stream.write('\n');
+      open = false;
+    },
+  });
 }

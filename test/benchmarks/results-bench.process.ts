@@ -7,7 +7,8 @@ import { BUILD_DIR, log, ROOT, SERVER, timed } from './results-bench.config';
 
 const run = promisify(execFile);
 
-export async function buildService(): Promise<string> {
+/** Compiles the sources into `outDir` (the results benchmark's own folder by default). */
+export async function buildService(outDir = BUILD_DIR): Promise<string> {
   const tsc = path.join(ROOT, 'node_modules/.bin/tsc');
   const { ms } = await timed(() =>
     run(
@@ -16,15 +17,15 @@ export async function buildService(): Promise<string> {
         '-p',
         path.join(ROOT, '.config/tsconfig.build.json'),
         '--outDir',
-        BUILD_DIR,
+        outDir,
         '--tsBuildInfoFile',
-        path.join(BUILD_DIR, '.tsbuildinfo'),
+        path.join(outDir, '.tsbuildinfo'),
       ],
       { cwd: ROOT },
     ),
   );
-  log(`service compiled into ${BUILD_DIR} in ${(ms / 1000).toFixed(1)} s`);
-  return path.join(BUILD_DIR, 'src/main.js');
+  log(`service compiled into ${outDir} in ${(ms / 1000).toFixed(1)} s`);
+  return path.join(outDir, 'src/main.js');
 }
 
 export function procStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -92,8 +93,13 @@ export interface Service {
   stop: () => Promise<void>;
 }
 
-export async function startService(mainJs: string, db: string): Promise<Service> {
-  const child = spawn(process.execPath, [mainJs], {
+/** `nodeArgs` go to node before the script (`--cpu-prof`, say). */
+export async function startService(
+  mainJs: string,
+  db: string,
+  nodeArgs: readonly string[] = [],
+): Promise<Service> {
+  const child = spawn(process.execPath, [...nodeArgs, mainJs], {
     cwd: ROOT,
     env: {
       ...process.env,

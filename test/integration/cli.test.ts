@@ -7,9 +7,14 @@ import { PassThrough, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/cli';
+import { QuizApiClient } from '../../src/client';
+import { loadData } from '../../src/data/import/bulk-loader';
+import type { ImportDocument } from '../../src/data/import/import-document';
 import { createDataSource } from '../../src/db/data-source';
 import { verifyPassword } from '../../src/security/password';
+import { startTestApp } from '../helpers/app';
 import { ensureBuilt } from '../helpers/build';
+import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -73,6 +78,7 @@ describe('operator CLI', () => {
       'key:revoke',
       'import',
       'generate',
+      'simulate',
     ]) {
       expect(stdout).toContain(command);
     }
@@ -160,6 +166,18 @@ describe('operator CLI', () => {
     [['generate', '--users', 'many'], /must be a whole number/],
     [['generate', '--participation', '150%'], /must be between 0 and 1/],
     [['import', '/nonexistent/file.json'], /cannot read \/nonexistent\/file\.json/],
+    [
+      ['simulate', '--url', 'http://127.0.0.1:9', '--api-key', 'k', '--quiz', '1'],
+      /an access token is needed: --token or --user/,
+    ],
+    [
+      ['simulate', '--url', 'ftp://x', '--api-key', 'k', '--token', 't', '--quiz', '1'],
+      /must be an http or https URL/,
+    ],
+    [
+      ['simulate', '--url', 'http://127.0.0.1:9', '--api-key', 'k', '--token', 't', '--quiz', '1'],
+      /getQuiz: the request did not reach the service \(fetch failed: .+\)/,
+    ],
     [['no-such-command'], /unknown command/],
   ])('refuses bad input %j with a message naming it and a non-zero exit', async (args, message) => {
     const before = await count('users');
@@ -291,6 +309,140 @@ describe('operator CLI', () => {
     expect(await count('quizzes')).toBe(before.quizzes + 4);
     expect(await count('sessions')).toBe(before.sessions + 3);
     expect(result.stderr).toContain('answers');
+  });
+
+  it('simulate plays a class through the API: the session, its answers and its results are stored', async () => {
+    const klass: ImportDocument = {
+      users: [
+        { ref: 't', email: 'teach@sim.example', firstName: 'Tina', lastName: 'Teacher' },
+        ...[1, 2, 3, 4, 5].map((n) => ({
+          ref: `p${n}`,
+          email: `pupil${n}@sim.example`,
+          firstName: `Pupil${n}`,
+          lastName: 'Sim',
+        })),
+      ],
+      groups: [
+        { ref: 'g', name: 'Sim class', owner: 't', members: ['p1', 'p2', 'p3', 'p4', 'p5'] },
+      ],
+      quizzes: [
+        {
+          ref: 'q',
+          author: 't',
+          title: 'Simulated quiz',
+          visibility: 'private',
+          survey: false,
+          tags: ['sim', 'cli'],
+          questions: [
+            {
+              title: 'Pick',
+              type: 'MultipleChoicesOneGoodAnswer',
+              propositions: ['a', 'b', 'c'],
+              goodAnswer: 2,
+            },
+            { title: 'True?', type: 'TrueFalse', goodAnswer: true },
+            { title: '6 x 7', type: 'FreeAnswerNumber', tolerance: 0, goodAnswer: 42 },
+          ],
+        },
+      ],
+    };
+    const ids = await loadData(dataSource, klass);
+    const quizId = ids.quizzes.q as string;
+    const teacherId = Number(ids.users.t);
+    const pupilIds = [1, 2, 3, 4, 5].map((n) => Number(ids.users[`p${n}`])).sort((a, b) => a - b);
+    const key = await createTestApiKey(dataSource, 'localhost');
+    const app = await startTestApp(dataSource);
+    try {
+      const args = ['simulate', '--url', app.url, '--api-key', key.secret];
+      const play = [...args, '--user', 'teach@sim.example', '--quiz', quizId, '--pupils', '5'];
+      const first = await cli([...play, '--seconds', '3', '--seed', '4']);
+      expect(first.stderr).not.toMatch(/error/);
+      expect(first.code).toBe(0);
+      const clientRef = `simulate:quiz-${quizId}:5x3s:seed-4`;
+      const started = new RegExp(
+        `^Session (\\d+) \\(new, clientRef ${clientRef}\\): 5 pupils, quiz ${quizId} of 3 questions, (\\d+) answers over 3 s\\.$`,
+        'm',
+      ).exec(first.stdout);
+      expect(started).not.toBeNull();
+      const [, sessionId, planned] = started as RegExpExecArray;
+      const sent =
+        /^Sent (\d+) answers in (\d+) batch(?:es)? over [\d.]+ s \((\d+) corrections?, (\d+) known wrong\): (\d+) inserted, (\d+) updated, (\d+) unchanged; 0 batches sent again\.$/m.exec(
+          first.stdout,
+        );
+      expect(sent).not.toBeNull();
+      const [answers, batches, corrections, , inserted, updated, unchanged] = (
+        sent as RegExpExecArray
+      )
+        .slice(1)
+        .map(Number);
+      // Every pupil answers every question once; each correction replaces its earlier answer.
+      expect(answers).toBe(Number(planned));
+      expect(answers).toBe(15 + corrections);
+      expect({ inserted, updated, unchanged }).toEqual({
+        inserted: 15,
+        updated: corrections,
+        unchanged: 0,
+      });
+      expect(batches).toBeGreaterThan(1);
+      expect(first.stdout).toMatch(
+        /^Acknowledgement latency \(tick batching\): p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms\.$/m,
+      );
+      // The progress (stderr is not a terminal here: a line per tenth) ends with the whole class.
+      expect(first.stderr).toMatch(new RegExp(`answers: ${answers}/${answers} \\(100%\\)\\n$`));
+
+      const [session] = (await dataSource.query(
+        'SELECT owner_id, client_ref FROM sessions WHERE id = ?',
+        [Number(sessionId)],
+      )) as { owner_id: unknown; client_ref: unknown }[];
+      expect({ owner: Number(session?.owner_id), ref: session?.client_ref }).toEqual({
+        owner: teacherId,
+        ref: clientRef,
+      });
+      const attendees = (await dataSource.query(
+        'SELECT user_id FROM session_attendees WHERE session_id = ? ORDER BY user_id',
+        [Number(sessionId)],
+      )) as { user_id: unknown }[];
+      expect(attendees.map((row) => Number(row.user_id))).toEqual(pupilIds);
+      const stored = async () =>
+        (await dataSource.query(
+          'SELECT user_id, question_id, value, good, answered_at FROM answers WHERE session_id = ? ORDER BY user_id, question_id',
+          [Number(sessionId)],
+        )) as { user_id: unknown; good: unknown }[];
+      const rows = await stored();
+      expect(rows).toHaveLength(15);
+      expect([...new Set(rows.map((row) => Number(row.user_id)))]).toEqual(pupilIds);
+      const good = rows.filter((row) => Number(row.good) === 1).length;
+
+      // The results of the session, read as a statistics client reads them.
+      const token = await createTestToken(dataSource, teacherId, key.id);
+      const api = new QuizApiClient({ baseUrl: app.url, apiKey: key.secret, accessToken: token });
+      const results = await api.getResults({
+        userSetId: await api.getUserSet({ sessionId }),
+        quizSetId: await api.getQuizSet({ sessionId }),
+        sessionId,
+        resultTypes: ['nbGoodAnswers', 'nbAnswers'],
+      });
+      expect(results.totalNumberOfItems).toBe(5);
+      const items = results.items as {
+        userId: string;
+        nbGoodAnswers?: number;
+        nbAnswers?: number;
+      }[];
+      expect(items.map((item) => Number(item.userId)).sort((a, b) => a - b)).toEqual(pupilIds);
+      expect(items.every((item) => item.nbAnswers === 3)).toBe(true);
+      expect(items.reduce((sum, item) => sum + (item.nbGoodAnswers ?? 0), 0)).toBe(good);
+
+      // The same command again resumes the session: nothing new, every answer unchanged.
+      const sessionsBefore = await count('sessions');
+      const again = await cli([...play, '--seconds', '3', '--seed', '4']);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain(`Session ${sessionId} (resumed, clientRef ${clientRef})`);
+      expect(again.stdout).toContain(`0 inserted, 0 updated, ${answers} unchanged`);
+      expect(await count('sessions')).toBe(sessionsBefore);
+      expect(await stored()).toEqual(rows);
+    } finally {
+      await app.close();
+    }
   });
 
   it('runs as `npm run cli` in a real process and exits non-zero on bad input', async () => {

@@ -36,6 +36,24 @@ const CLASS: ImportDocument = {
         { title: 'Sure?', type: 'TrueFalse', goodAnswer: true },
       ],
     },
+    // A quiz without questions yet, and one the sessions below never play.
+    {
+      ref: 'empty',
+      author: 't',
+      title: 'Empty',
+      visibility: 'public',
+      survey: false,
+      tags: ['geo', 'draft'],
+    },
+    {
+      ref: 'other',
+      author: 't',
+      title: 'Rivers',
+      visibility: 'public',
+      survey: false,
+      tags: ['geo', 'rivers'],
+      questions: [{ title: 'Longest?', type: 'TrueFalse', goodAnswer: false }],
+    },
   ],
 };
 
@@ -225,6 +243,47 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
       parameterName: 'answers[2].answer',
     });
     expect(await storedAnswers(sessionId)).toStrictEqual([]);
+  });
+
+  it('names the answer whose user, quiz or question the session cannot take; an unknown session is 404', async () => {
+    const quizIds = [ids.quizzes.q, ids.quizzes.empty];
+    const made = await post('addSession', { session: { title: 'Sat', quizIds } });
+    const sessionId = made.body.id as string;
+    const good = { userId: ids.users.a, quizId: ids.quizzes.q, questionIndex: 0, answer: 'x' };
+    const cases: [Json, string, string][] = [
+      [
+        { ...good, quizId: ids.quizzes.other },
+        'answers[1].quizId',
+        `quiz ${ids.quizzes.other} was not played in session ${sessionId}`,
+      ],
+      [
+        { ...good, quizId: ids.quizzes.empty },
+        'answers[1].questionIndex',
+        `quiz ${ids.quizzes.empty} has no questions`,
+      ],
+      [
+        { ...good, questionIndex: 3 },
+        'answers[1].questionIndex',
+        'expected a question index between 0 and 2, got 3',
+      ],
+      [{ ...good, userId: '999999' }, 'answers[1].userId', 'user 999999 does not exist'],
+    ];
+    for (const [bad, parameterName, reason] of cases) {
+      const refused = await post('addAnswers', { sessionId, answers: [good, bad] });
+      expect({ status: refused.status, ...refused.body }).toMatchObject({
+        status: 400,
+        type: 'BadParameterException',
+        parameterName,
+        reason,
+      });
+    }
+    expect(await storedAnswers(sessionId)).toStrictEqual([]);
+    const unknown = await post('addAnswers', { sessionId: '999999', answers: [good] });
+    expect({ status: unknown.status, ...unknown.body }).toMatchObject({
+      status: 404,
+      type: 'BadParameterException',
+      parameterName: 'sessionId',
+    });
   });
 
   it('serves the same operations on GraphQL', async () => {

@@ -11,6 +11,8 @@ export enum Stream {
   Answers,
   Flags,
   Attendees,
+  /** The class simulator's plan (src/data/simulate), never the generated data. */
+  ClassPlay,
 }
 
 /** sfc32 seeded through splitmix32 from (seed, stream, index): same inputs, same numbers. */

@@ -1,4 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { QuestionRow } from '../../domain/questions/question-row.codec';
+import type { QuestionType } from '../../domain/questions/question-types';
 import { toNumber, type Dialect } from '../dialect';
 import type { SqlStatement } from '../statement-batches';
 
@@ -202,4 +204,48 @@ export async function existingUserIds(
     [...userIds],
   )) as { id: unknown }[];
   return new Set(rows.map((row) => toNumber(row.id)));
+}
+
+/** A question a batch of answers may answer: its id, its quiz and its stored form. */
+export interface SessionQuestion extends QuestionRow {
+  id: number;
+  quizId: number;
+}
+
+const text = (value: unknown): string | null => (value === null ? null : String(value));
+
+/**
+ * The questions of those of `quizIds` that the session plays, by quiz and position. It needs
+ * nothing the session's own facts give, so it runs beside that read; the join keeps it to the
+ * session's quizzes, so a batch naming other quizzes reads nothing of theirs.
+ */
+export async function readSessionQuestions(
+  handle: DataSource,
+  dialect: Dialect,
+  sessionId: number,
+  quizIds: readonly number[],
+): Promise<SessionQuestion[]> {
+  if (quizIds.length === 0) return [];
+  const rows = (await handle.query(
+    `SELECT q.id, q.quiz_id, q.position, q.type, q.title, q.media_type, q.media_url,
+            q.propositions, q.good_answer, q.tolerance, q.case_sensitive
+       FROM questions q
+       JOIN session_quizzes sq ON sq.quiz_id = q.quiz_id AND sq.session_id = ?
+      WHERE q.quiz_id IN (${dialect.placeholders(quizIds.length)})
+      ORDER BY q.quiz_id, q.position`,
+    [sessionId, ...quizIds],
+  )) as Record<string, unknown>[];
+  return rows.map((row) => ({
+    id: toNumber(row.id),
+    quizId: toNumber(row.quiz_id),
+    position: toNumber(row.position),
+    type: String(row.type) as QuestionType,
+    title: String(row.title),
+    mediaType: text(row.media_type) as QuestionRow['mediaType'],
+    mediaUrl: text(row.media_url),
+    propositions: text(row.propositions),
+    goodAnswer: text(row.good_answer),
+    tolerance: row.tolerance === null ? null : toNumber(row.tolerance),
+    caseSensitive: row.case_sensitive === null ? null : toNumber(row.case_sensitive) !== 0,
+  }));
 }

@@ -1,10 +1,11 @@
 import type { RequestContext } from '../../context/request-context';
 import { wholeSeconds } from '../../db/column-types';
-import type { Question } from '../../db/entities';
 import {
   existingUserIds,
+  readSessionQuestions,
   readSessionWriteFacts,
   type AnswerRow,
+  type SessionQuestion,
   type SessionWriteFacts,
 } from '../../db/sql/answers.sql';
 import {
@@ -40,8 +41,10 @@ export interface AddAnswersResult {
 
 /** What checking a batch looks up once, before the answers are checked one by one in order. */
 interface BatchFacts {
-  session: SessionWriteFacts;
   sessionId: number;
+  /** What the access policy reads of the session. */
+  policy: { ownerId: number; requesterAttended: boolean };
+  /** By quiz the batch names and the session plays: its questions' ids and scoring forms. */
   questions: Map<number, { ids: number[]; scorable: ScorableQuestion[] }>;
   users: Set<number>;
 }
@@ -57,25 +60,50 @@ function namedIds(items: unknown[], key: 'userId' | 'quizId'): number[] {
   return [...ids];
 }
 
-async function lookUp(
+/**
+ * Everything a batch is checked against, read at once: the session (owner, quizzes, whether the
+ * requester attends), the questions of the quizzes the batch names among the session's, and
+ * which of the users it names exist. The three reads depend on nothing but the request, so they
+ * travel together instead of one after the other; the session decides first whether the rest is
+ * used at all.
+ */
+async function readBatchFacts(
   ctx: RequestContext,
   sessionId: number,
-  session: SessionWriteFacts,
-  items: unknown[],
-): Promise<BatchFacts> {
-  const quizIds = namedIds(items, 'quizId').filter((id) => session.quizIds.includes(id));
-  const [questionLists, users] = await Promise.all([
-    ctx.loaders.questionsByQuiz.loadMany(quizIds),
-    existingUserIds(ctx.db.read, ctx.db.dialect, namedIds(items, 'userId')),
+  requesterId: number,
+  named: { quizIds: number[]; userIds: number[] },
+): Promise<{
+  session: SessionWriteFacts | null;
+  questions: SessionQuestion[];
+  users: Set<number>;
+}> {
+  const { db } = ctx;
+  const [session, questions, users] = await Promise.all([
+    readSessionWriteFacts(db.write, sessionId, requesterId),
+    readSessionQuestions(db.read, db.dialect, sessionId, named.quizIds),
+    existingUserIds(db.read, db.dialect, named.userIds),
   ]);
-  const questions = new Map<number, { ids: number[]; scorable: ScorableQuestion[] }>();
-  quizIds.forEach((quizId, index) => {
-    const list = questionLists[index];
-    if (list instanceof Error) throw list;
-    const rows = list ?? ([] as Question[]);
-    questions.set(quizId, { ids: rows.map((row) => row.id), scorable: rows.map(scorableRow) });
-  });
-  return { session, sessionId, questions, users };
+  return { session, questions, users };
+}
+
+/** The questions by quiz: every quiz the batch names and the session plays, even without questions. */
+function questionsByQuiz(
+  session: SessionWriteFacts,
+  rows: readonly SessionQuestion[],
+  named: readonly number[],
+): BatchFacts['questions'] {
+  const questions: BatchFacts['questions'] = new Map();
+  for (const quizId of named) {
+    if (session.quizIds.includes(quizId)) questions.set(quizId, { ids: [], scorable: [] });
+  }
+  // Rows come by quiz and position: each list is in the order of the quiz's questions.
+  for (const row of rows) {
+    const quiz = questions.get(row.quizId);
+    if (!quiz) continue;
+    quiz.ids.push(row.id);
+    quiz.scorable.push(scorableRow(row));
+  }
+  return questions;
 }
 
 /** One answer of the batch checked and scored, or an error naming it (`answers[12].answer`). */
@@ -88,11 +116,7 @@ function checkAnswer(
 ): AnswerRow {
   const record = fields(item, path);
   const userId = identifier(record.userId, `${path}.userId`);
-  const decision = answerWriteDecision(
-    ctx.requester,
-    { ownerId: facts.session.ownerId, requesterAttended: facts.session.requesterAttends },
-    userId,
-  );
+  const decision = answerWriteDecision(ctx.requester, facts.policy, userId);
   if (decision !== 'allowed') {
     throw Errors.forbidden(
       ctx.operation,
@@ -140,16 +164,27 @@ export async function addAnswers(
     throw Errors.unauthenticated(ctx.operation, 'an access token is required to add answers');
   }
   const items = checkPayload(ctx, { answers: raw }, () => answerBatch(raw, 'answers'));
-  const session = await readSessionWriteFacts(ctx.db.write, sessionId, requester.userId);
+  const named = { quizIds: namedIds(items, 'quizId'), userIds: namedIds(items, 'userId') };
+  const { session, questions, users } = await readBatchFacts(
+    ctx,
+    sessionId,
+    requester.userId,
+    named,
+  );
   if (!session) throw sessionNotFound(ctx, sessionId);
-  const sessionFacts = { ownerId: session.ownerId, requesterAttended: session.requesterAttends };
-  if (answerWriteDecision(requester, sessionFacts, null) !== 'allowed') {
+  const policy = { ownerId: session.ownerId, requesterAttended: session.requesterAttends };
+  if (answerWriteDecision(requester, policy, null) !== 'allowed') {
     throw Errors.forbidden(
       ctx.operation,
       'only the owner and the attendees of a session write its answers',
     );
   }
-  const facts = await lookUp(ctx, sessionId, session, items);
+  const facts: BatchFacts = {
+    sessionId,
+    policy,
+    questions: questionsByQuiz(session, questions, named.quizIds),
+    users,
+  };
   const now = wholeSeconds(new Date());
   const rows = checkPayload(ctx, { answers: raw }, () =>
     items.map((item, index) => checkAnswer(ctx, facts, item, `answers[${index}]`, now)),

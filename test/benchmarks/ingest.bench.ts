@@ -1,0 +1,139 @@
+/**
+ * Ingestion throughput: addAnswers under sustained load from concurrent writers, with the
+ * acknowledgement time of a small batch sent meanwhile, against the floor: the same statements
+ * sent to MariaDB directly. Run with `npm run bench:ingest`; needs MariaDB on 127.0.0.1:3306
+ * (BENCH_DATABASE_URL). `--help` lists the options.
+ *
+ * - Database quiz_ingest_bench, dropped and made again: generated 2,000 users (1,933 pupils),
+ *   40 quizzes of 20 questions (seed 1); an API key bound to localhost and a token of the first
+ *   teacher, who owns every session and writes every answer.
+ * - The service: the current sources compiled by tsc into a temporary folder (BENCH_SERVICE_JS
+ *   runs a build made elsewhere), in a child process, production mode, LOG_LEVEL=warn,
+ *   RATE_LIMIT_POINTS=1e9 (every request is still counted against the key). RSS read from
+ *   /proc/<pid>/status (VmRSS) every 250 ms of each service phase. BENCH_CPU_PROF=<dir> runs it
+ *   under `node --cpu-prof` and leaves the profile there.
+ * - Writers: BENCH_WRITERS (8), each sending batches of BENCH_BATCH (500) answers back to back,
+ *   each to its own session (20 quizzes, 1,000 pupils attending; a batch is 25 pupils × the 20
+ *   questions of a quiz), every answer a new row. The probe: one batch of BENCH_PROBE_BATCH (30:
+ *   one question answered by 30 pupils) every BENCH_PROBE_INTERVAL_MS (50) to a session of its
+ *   own, timed from sending to the acknowledgement.
+ * - Targets: the service (POST /addAnswers, JSON); the floor, through mysql2 connections set as
+ *   the service's batch connections, with the upsert the service builds (upsertAnswers) alone;
+ *   and the service's whole transaction (isolation level, attendees, upsert, change marker,
+ *   COMMIT in one exchange), so that what the service adds to the database's own work shows.
+ * - A phase: fresh sessions (addSession), the answers table emptied (TRUNCATE; BENCH_TRUNCATE=0
+ *   keeps it), then BENCH_SECONDS (20) of load; answers/s = answers acknowledged / time until the
+ *   last writer's last batch was answered. Writers send back to back (the throughput), and in a
+ *   second series paced to BENCH_RATE (30,000) answers/s in all (the probe's times at the target
+ *   rate, where the database is not saturated). Rounds: BENCH_ROUNDS (3), each running every
+ *   phase once, their order rotated from round to round; medians. BENCH_WARM_UP (5) s of service
+ *   load and of floor load come first and are not counted.
+ * - BENCH_COMPARE_JS runs a second build (an earlier commit, compiled into a folder of its own)
+ *   beside this one, as the target "compared build": its phases interleave with the others, so
+ *   both builds are timed on the same machine at the same time.
+ * - Exit code 1 when a batch was refused or failed.
+ */
+import 'reflect-metadata';
+import os from 'node:os';
+import { buildService, startService, type Service } from './results-bench.process';
+import { prepareFixture } from './ingest/ingest-fixture';
+import { runPhase, type PhaseContext, type PhaseResult } from './ingest/ingest-phase';
+import { report } from './ingest/ingest-report';
+import {
+  BUILD_DIR,
+  COMPARE_JS,
+  CPU_PROF_DIR,
+  DB,
+  PACED_RATE,
+  ROUNDS,
+  SECONDS,
+  SERIES,
+  SERVICE_JS,
+  WARM_UP,
+  log,
+  out,
+  percentile,
+} from './ingest/ingest-settings';
+import { TARGET_LABEL, type Target } from './ingest/ingest-sinks';
+
+/** What each round runs: every target back to back, then the services and the floor paced. */
+const SERVICES: Target[] = COMPARE_JS ? ['service', 'compare'] : ['service'];
+const CASES: { target: Target; rate?: number }[] = [
+  ...(SERIES !== 'paced'
+    ? [...SERVICES, 'floor' as const, 'floorTx' as const].map((target) => ({ target }))
+    : []),
+  ...(PACED_RATE > 0 && SERIES !== 'burst'
+    ? [...SERVICES, 'floor' as const].map((target) => ({ target, rate: PACED_RATE }))
+    : []),
+];
+
+async function main(): Promise<void> {
+  const mainJs = SERVICE_JS ?? (await buildService(BUILD_DIR));
+  const f = await prepareFixture();
+  const nodeArgs = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
+  const service: Service = await startService(mainJs, DB, nodeArgs);
+  const compare = COMPARE_JS ? await startService(COMPARE_JS, DB) : undefined;
+  const running = (s: Service) => ({ url: s.url, pid: s.child.pid as number });
+  const ctx: PhaseContext = {
+    f,
+    service: running(service),
+    compare: compare && running(compare),
+  };
+  const idleMb = service.rss.currentMb();
+  const results: PhaseResult[][] = [];
+  let hwmMb: number;
+  try {
+    if (WARM_UP > 0) {
+      log(`warm-up: ${WARM_UP} s of service load, ${WARM_UP} s of floor load (not counted)`);
+      for (const target of SERVICES) await runPhase(target, ctx, WARM_UP);
+      await runPhase('floor', ctx, WARM_UP);
+    }
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order = CASES.map((_, i) => CASES[(i + round) % CASES.length] as (typeof CASES)[0]);
+      const phases: PhaseResult[] = [];
+      for (const { target, rate } of order) {
+        const result = await runPhase(target, ctx, SECONDS, rate);
+        log(
+          `round ${round + 1}: ${TARGET_LABEL[target]}${rate ? ` paced at ${rate}` : ''}: ` +
+            `${Math.round(result.answersPerSecond)} answers/s, probe p99 ${percentile(result.probeMs, 99).toFixed(1)} ms` +
+            (result.errors.size ? `, errors ${[...result.errors].join(', ')}` : ''),
+        );
+        phases.push(result);
+      }
+      results.push(phases);
+    }
+    hwmMb = service.rss.overallPeakMb();
+  } finally {
+    await service.stop();
+    await compare?.stop();
+  }
+  const failed = report(results, { idleMb, hwmMb, cpus: os.cpus().length });
+  if (CPU_PROF_DIR) out(`\nCPU profile of the service written into ${CPU_PROF_DIR}`);
+  if (failed) process.exitCode = 1;
+}
+
+const HELP = `npm run bench:ingest  (options are environment variables)
+  BENCH_DATABASE_URL       MariaDB server (default mariadb://root@127.0.0.1:3306); database ${DB}
+  BENCH_WRITERS            concurrent writers (default 8), each to its own session
+  BENCH_BATCH              answers per writer batch (default 500)
+  BENCH_SECONDS            seconds per phase (default 20)
+  BENCH_ROUNDS             rounds, each running every target once, interleaved (default 3)
+  BENCH_WARM_UP            seconds of uncounted load first, service and floor (default 5)
+  BENCH_PROBE_BATCH        answers per probe batch (default 30)
+  BENCH_PROBE_INTERVAL_MS  a probe batch every this many ms (default 50)
+  BENCH_RATE               the pace of the paced phases, answers/s from all writers (default 30000; 0: none)
+  BENCH_SERIES             both (default), burst (writers back to back only) or paced (only)
+  BENCH_TRUNCATE=0         keep the answers of earlier phases (default: emptied before each)
+  BENCH_SERVICE_JS         a service built elsewhere (<build>/src/main.js), instead of the sources
+  BENCH_COMPARE_JS         a second build run beside it (another commit compiled with tsc -p
+                           .config/tsconfig.build.json --outDir <build>), its phases interleaved
+  BENCH_CPU_PROF           a folder: run the service under node --cpu-prof, profile written there`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  out(HELP);
+} else {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}

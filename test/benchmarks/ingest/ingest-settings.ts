@@ -1,0 +1,77 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { GenerateOptions } from '../../../src/data/generate/synthetic-data';
+
+/** What an ingestion run is set to: the environment's BENCH_* variables, read once (see ingest.bench.ts). */
+
+const number = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number >= 0`);
+  return value;
+};
+
+export const SERVER = process.env.BENCH_DATABASE_URL ?? 'mariadb://root@127.0.0.1:3306';
+export const DB = 'quiz_ingest_bench';
+export const ROOT = path.resolve(__dirname, '../../..');
+export const BUILD_DIR = path.join(os.tmpdir(), 'quiz-ingest-bench-build');
+/** A service built elsewhere (another commit, a variant) instead of compiling the sources. */
+export const SERVICE_JS = process.env.BENCH_SERVICE_JS;
+/** A second build (another commit, say) run beside this one, its phases interleaved with the others. */
+export const COMPARE_JS = process.env.BENCH_COMPARE_JS;
+/** Write the service's CPU profile (node --cpu-prof) into this folder. */
+export const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+
+export const WRITERS = number('BENCH_WRITERS', 8);
+export const BATCH = number('BENCH_BATCH', 500);
+export const SECONDS = number('BENCH_SECONDS', 20);
+export const ROUNDS = number('BENCH_ROUNDS', 3);
+export const WARM_UP = number('BENCH_WARM_UP', 5);
+export const PROBE_BATCH = number('BENCH_PROBE_BATCH', 30);
+/** The pace of the second series of phases, in answers/s from all writers (0: no such series). */
+export const PACED_RATE = number('BENCH_RATE', 30_000);
+/** Which series run: `both`, `burst` (writers back to back) or `paced`. */
+export const SERIES = process.env.BENCH_SERIES ?? 'both';
+if (!['both', 'burst', 'paced'].includes(SERIES))
+  throw new Error('BENCH_SERIES: both, burst or paced');
+/** A probe batch leaves this long after the previous one was sent (at once if it took longer). */
+export const PROBE_INTERVAL_MS = number('BENCH_PROBE_INTERVAL_MS', 50);
+/** Empty the answers table before each phase, so every phase starts alike (BENCH_TRUNCATE=0 keeps it). */
+export const TRUNCATE = process.env.BENCH_TRUNCATE !== '0';
+export const RATE_LIMIT_POINTS = '1000000000';
+
+export const TARGET = { answersPerSecond: 30_000, probeP99Ms: 50 };
+
+/** The seed data: pupils and quizzes to write answers for (the sessions are made by the run). */
+export const GENERATE: GenerateOptions = {
+  users: 2000,
+  quizzes: 40,
+  questions: 20,
+  sessions: 20,
+  participation: 0.01,
+  seed: 1,
+};
+/** Each writer's session plays this many quizzes and names this many attendees. */
+export const QUIZZES_PER_SESSION = 20;
+export const PUPILS_PER_SESSION = 1000;
+
+export const mysqlUri = (db = '') => `${SERVER.replace(/^mariadb:/, 'mysql:')}${db && `/${db}`}`;
+export const log = (text: string) => process.stderr.write(`${text}\n`);
+export const out = (text: string) => process.stdout.write(`${text}\n`);
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return NaN;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Nearest-rank percentile (0..100) of unsorted values. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}

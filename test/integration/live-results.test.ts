@@ -216,9 +216,8 @@ describe.each(BACKENDS)('live session results on %s', (backend) => {
     expect(updates.length).toBeGreaterThanOrEqual(1);
     expect(updates.length).toBeLessThanOrEqual(5);
     expect(itemsOf(subscription.received.at(-1))).toStrictEqual(final);
-    // At most one message every 250 ms, as sent; read here as received, within 10 ms.
-    const gaps = updates.map((message, index) => message.at - subscription.received[index].at);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(240);
+    // The 250 ms between two messages is the stream's (test/unit/live-changes.test.ts): times
+    // of arrival here would also hold the delays of a busy machine.
     expect(subscription.completed).toBe(false);
   });
 

@@ -155,6 +155,23 @@ describe('the coalescing stream', () => {
     await stream.return();
   });
 
+  it('gives a value no sooner than gapMs after the previous one was taken, however soon the change', async () => {
+    const { stream, change } = source(120);
+    await stream.next();
+    for (let round = 0; round < 3; round += 1) {
+      const asked = Date.now();
+      const next = stream.next();
+      change();
+      expect(await next).toStrictEqual({
+        done: false,
+        value: { kind: 'value', value: round + 1 },
+      });
+      // Timers never fire early; a busy machine only makes the wait longer.
+      expect(Date.now() - asked).toBeGreaterThanOrEqual(119);
+    }
+    await stream.return();
+  });
+
   it('ends a wait for the next change at once when returned, and stops watching', async () => {
     const { state, stream } = source(100);
     await stream.next();

@@ -173,7 +173,9 @@ export function addSimulateCommand(program: Command, env: SimulateCommandEnv): v
             env.print(
               `Session ${start.sessionId} (${start.resumed ? 'resumed' : 'new'}, clientRef ${start.clientRef}): ` +
                 `${count(pupils, 'pupil')}, quiz ${options.quiz} of ${start.questions} questions, ` +
-                `${start.planned} answers over ${options.seconds} s.`,
+                `${start.planned} answers over ${options.seconds} s.\n` +
+                // The key is not printed back: the demo page takes it as given.
+                `Follow it live: ${options.url.replace(/\/+$/, '')}/demo/?sessionId=${start.sessionId}&apiKey=<the API key>`,
             ),
           onProgress: ({ sent, total }) => progress('answers', sent, total),
         });

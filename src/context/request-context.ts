@@ -5,10 +5,7 @@ import type { Config } from '../config/config';
 import type { PolicyRequester } from '../domain/policy/access.policy';
 import { createRateLimitStore } from '../db/rate-limit.store';
 import type { Logger } from '../observability/logger';
-import {
-  createDatabaseSessionChangeFeed,
-  type SessionChangeFeed,
-} from '../services/live/session-change.feed';
+import { createDatabaseSessionChangeFeed, type SessionChangeFeed } from './session-change.feed';
 import { KeyUsageRecorder } from './key-usage.recorder';
 import { ApiKeyRateLimits } from './api-key-rate-limits';
 import { createLoaders, type Loaders } from './loaders';

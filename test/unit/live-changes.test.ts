@@ -1,7 +1,7 @@
 import type { Database } from '../../src/db/database';
 import { createLogger } from '../../src/observability/logger';
 import { CoalescingStream } from '../../src/services/live/coalescing.stream';
-import { createDatabaseSessionChangeFeed } from '../../src/services/live/session-change.feed';
+import { createDatabaseSessionChangeFeed } from '../../src/context/session-change.feed';
 
 /**
  * The two halves of live results that need no server: the change feed (one statement per read

@@ -1,6 +1,6 @@
-import type { Database } from '../../db/database';
-import { readSessionVersions } from '../../db/sql/session-changes.sql';
-import type { Logger } from '../../observability/logger';
+import type { Database } from '../db/database';
+import { readSessionVersions } from '../db/sql/session-changes.sql';
+import type { Logger } from '../observability/logger';
 
 /** Called with a session's version each time a read finds it higher than the last read. */
 export type SessionChangeListener = (version: number) => void;

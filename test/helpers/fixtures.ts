@@ -158,3 +158,12 @@ export const LIVE_CLASS: ImportDocument = {
     },
   ],
 };
+
+/** The questions of a survey, one of each type (no good answers, no tolerance). */
+export const SURVEY_OF_EVERY_TYPE: NonNullable<ImportDocument['quizzes']>[number]['questions'] = [
+  { title: 'Mood', type: 'MultipleChoicesOneGoodAnswer', propositions: ['good', 'bad'] },
+  { title: 'Topics', type: 'MultipleChoicesSeveralGoodAnswers', propositions: ['x', 'y', 'z'] },
+  { title: 'Again?', type: 'TrueFalse' },
+  { title: 'Comment', type: 'FreeAnswerText' },
+  { title: 'Minutes', type: 'FreeAnswerNumber' },
+];

@@ -8,6 +8,7 @@ import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
 import { SeededRandom, describeSeed, runSeed } from '../helpers/seeded-random';
+import { SURVEY_OF_EVERY_TYPE } from '../helpers/fixtures';
 
 /**
  * addAnswers is idempotent per (session, user, quiz, question) (contract.md §9): the same batch
@@ -65,17 +66,7 @@ const CLASS: ImportDocument = {
       visibility: 'public',
       survey: true,
       tags: ['survey', 'idempotency'],
-      questions: [
-        { title: 'Mood', type: 'MultipleChoicesOneGoodAnswer', propositions: ['good', 'bad'] },
-        {
-          title: 'Topics',
-          type: 'MultipleChoicesSeveralGoodAnswers',
-          propositions: ['x', 'y', 'z'],
-        },
-        { title: 'Again?', type: 'TrueFalse' },
-        { title: 'Comment', type: 'FreeAnswerText' },
-        { title: 'Minutes', type: 'FreeAnswerNumber' },
-      ],
+      questions: SURVEY_OF_EVERY_TYPE,
     },
     {
       ref: 'W',

@@ -6,6 +6,7 @@ import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
 import { expectParity } from '../helpers/parity';
+import { SURVEY_OF_EVERY_TYPE } from '../helpers/fixtures';
 
 /**
  * What ingestion refuses (contract.md §9), on both wires and both databases: a batch with one
@@ -59,17 +60,7 @@ const CLASS: ImportDocument = {
       visibility: 'public',
       survey: true,
       tags: ['survey', 'refusals'],
-      questions: [
-        { title: 'Mood', type: 'MultipleChoicesOneGoodAnswer', propositions: ['good', 'bad'] },
-        {
-          title: 'Topics',
-          type: 'MultipleChoicesSeveralGoodAnswers',
-          propositions: ['x', 'y', 'z'],
-        },
-        { title: 'Again?', type: 'TrueFalse' },
-        { title: 'Comment', type: 'FreeAnswerText' },
-        { title: 'Minutes', type: 'FreeAnswerNumber' },
-      ],
+      questions: SURVEY_OF_EVERY_TYPE,
     },
     {
       ref: 'R',

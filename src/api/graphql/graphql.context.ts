@@ -77,3 +77,11 @@ export async function buildGraphQLContext(
     throw graphQLErrorOf(toServiceApiError(error, 'graphql', requestId));
   }
 }
+
+/**
+ * An input object as plain JSON (type-graphql builds class instances), so the service checks
+ * exactly what a JSON client would send on REST.
+ */
+export function plainInput(input: unknown): unknown {
+  return JSON.parse(JSON.stringify(input)) as unknown;
+}

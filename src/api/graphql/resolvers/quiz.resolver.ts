@@ -5,14 +5,9 @@ import {
   getQuizAttributeOperation,
   getQuizOperation,
 } from '../../operations/quiz.operation';
-import { resolveOperation, type GraphQLContext } from '../graphql.context';
+import { plainInput, resolveOperation, type GraphQLContext } from '../graphql.context';
 import { ItemAttributeObject, toItemAttributeObject } from '../types/item-attribute.type';
 import { QuizInput, QuizObject, toQuizObject } from '../types/quiz.type';
-
-/** Plain objects of the input, so the validator sees exactly what a JSON client would send. */
-function plain(input: unknown): unknown {
-  return JSON.parse(JSON.stringify(input)) as unknown;
-}
 
 /** getQuiz, addQuiz and getQuizAttribute: the catalog's operations, their views as objects. */
 @Resolver()
@@ -36,7 +31,9 @@ export class QuizResolver {
     @Arg('quiz', () => QuizInput) quiz: QuizInput,
     @Ctx() context: GraphQLContext,
   ): Promise<QuizObject> {
-    return toQuizObject(await resolveOperation(addQuizOperation, context, { quiz: plain(quiz) }));
+    return toQuizObject(
+      await resolveOperation(addQuizOperation, context, { quiz: plainInput(quiz) }),
+    );
   }
 
   @Query(() => ItemAttributeObject, {

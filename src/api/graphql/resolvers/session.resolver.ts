@@ -5,7 +5,7 @@ import {
   addSessionOperation,
   getSessionOperation,
 } from '../../operations/session.operation';
-import { resolveOperation, type GraphQLContext } from '../graphql.context';
+import { plainInput, resolveOperation, type GraphQLContext } from '../graphql.context';
 import {
   AddAnswersResultObject,
   AnswerInput,
@@ -14,11 +14,6 @@ import {
   toAddAnswersResultObject,
   toSessionObject,
 } from '../types/session.type';
-
-/** Plain objects of the input, so the service sees exactly what a JSON client would send. */
-function plain(input: unknown): unknown {
-  return JSON.parse(JSON.stringify(input)) as unknown;
-}
 
 /** addSession, getSession and addAnswers: the catalog's operations, their views as objects. */
 @Resolver()
@@ -31,7 +26,9 @@ export class SessionResolver {
     @Arg('session', () => SessionInput) session: SessionInput,
     @Ctx() context: GraphQLContext,
   ): Promise<SessionObject> {
-    const view = await resolveOperation(addSessionOperation, context, { session: plain(session) });
+    const view = await resolveOperation(addSessionOperation, context, {
+      session: plainInput(session),
+    });
     return toSessionObject(view.id, view);
   }
 
@@ -57,7 +54,10 @@ export class SessionResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<AddAnswersResultObject> {
     return toAddAnswersResultObject(
-      await resolveOperation(addAnswersOperation, context, { sessionId, answers: plain(answers) }),
+      await resolveOperation(addAnswersOperation, context, {
+        sessionId,
+        answers: plainInput(answers),
+      }),
     );
   }
 }

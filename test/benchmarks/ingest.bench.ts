@@ -31,7 +31,23 @@
  * - BENCH_COMPARE_JS runs a second build (an earlier commit, compiled into a folder of its own)
  *   beside this one, as the target "compared build": its phases interleave with the others, so
  *   both builds are timed on the same machine at the same time.
- * - Exit code 1 when a batch was refused or failed.
+ * - The live phase (BENCH_LIVE: 1 after the rounds, the default; only; 0 none), the live target
+ *   of issue 14: BENCH_LIVE_SESSIONS (100) fresh sessions of the teacher, BENCH_LIVE_PUPILS (30)
+ *   attending each, each session subscribed once (sessionResults, nbAnswers and nbGoodAnswers)
+ *   over graphql-ws from this process, 5 subscriptions to a connection. A class plays in every
+ *   session: pupils answer its questions one after the other, 2 to 8 s of thought before each;
+ *   its classroom app sends about once a second (±150 ms, sessions de-phased) one addAnswers
+ *   batch with the answers given since the last (one batch at a time). BENCH_LIVE_WARM_UP (5) s
+ *   of play, then BENCH_LIVE_SECONDS (30) measured. For each batch acknowledged in that window:
+ *   the time from its acknowledgement to the first message of its session whose items' nbAnswers
+ *   add up to the session's count after it (the sum of the acknowledgements' `inserted`), 0 when
+ *   a message came first; p50 / p95 / p99 / max, messages per subscription per second,
+ *   batches/s, answers/s, errors (a refused batch, a subscription error, a batch not reflected
+ *   within 10 s). Targets: p95 ≤ 400 ms; the service's VmRSS (sampled every 250 ms) below 300 MB,
+ *   peak and at the end. Run once with the subscriptions on the instance that takes the writes,
+ *   then (BENCH_LIVE_CROSS=0: not) on a second instance started on the same database, which
+ *   hears of the writes through its change feed's poll (LIVE_POLL_INTERVAL_MS, as set).
+ * - Exit code 1 when a batch was refused or failed, or a live subscription failed.
  */
 import 'reflect-metadata';
 import os from 'node:os';
@@ -39,11 +55,15 @@ import { buildService, startService, type Service } from './results-bench.proces
 import { prepareFixture } from './ingest/ingest-fixture';
 import { runPhase, type PhaseContext, type PhaseResult } from './ingest/ingest-phase';
 import { report } from './ingest/ingest-report';
+import { runLivePhase, type LiveContext, type LivePhaseResult } from './ingest/live-phase';
+import { reportLive } from './ingest/live-report';
 import {
   BUILD_DIR,
   COMPARE_JS,
   CPU_PROF_DIR,
   DB,
+  LIVE,
+  LIVE_CROSS,
   PACED_RATE,
   ROUNDS,
   SECONDS,
@@ -81,35 +101,63 @@ async function main(): Promise<void> {
   };
   const idleMb = service.rss.currentMb();
   const results: PhaseResult[][] = [];
+  const live: LivePhaseResult[] = [];
   let hwmMb: number;
   try {
-    if (WARM_UP > 0) {
-      log(`warm-up: ${WARM_UP} s of service load, ${WARM_UP} s of floor load (not counted)`);
-      for (const target of SERVICES) await runPhase(target, ctx, WARM_UP);
-      await runPhase('floor', ctx, WARM_UP);
-    }
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const order = CASES.map((_, i) => CASES[(i + round) % CASES.length] as (typeof CASES)[0]);
-      const phases: PhaseResult[] = [];
-      for (const { target, rate } of order) {
-        const result = await runPhase(target, ctx, SECONDS, rate);
-        log(
-          `round ${round + 1}: ${TARGET_LABEL[target]}${rate ? ` paced at ${rate}` : ''}: ` +
-            `${Math.round(result.answersPerSecond)} answers/s, probe p99 ${percentile(result.probeMs, 99).toFixed(1)} ms` +
-            (result.errors.size ? `, errors ${[...result.errors].join(', ')}` : ''),
-        );
-        phases.push(result);
-      }
-      results.push(phases);
-    }
+    if (LIVE !== 'only') await ingestion(ctx, results);
     hwmMb = service.rss.overallPeakMb();
+    if (LIVE !== '0') await livePhase(mainJs, nodeArgs, ctx, live);
   } finally {
     await service.stop();
     await compare?.stop();
   }
-  const failed = report(results, { idleMb, hwmMb, cpus: os.cpus().length });
+  const ingestFailed =
+    results.length > 0 && report(results, { idleMb, hwmMb, cpus: os.cpus().length });
+  const liveFailed = reportLive(live, Number(process.env.LIVE_POLL_INTERVAL_MS || 100));
   if (CPU_PROF_DIR) out(`\nCPU profile of the service written into ${CPU_PROF_DIR}`);
-  if (failed) process.exitCode = 1;
+  if (ingestFailed || liveFailed) process.exitCode = 1;
+}
+
+/** The live phase: subscriptions on the instance that takes the writes, then on a second one. */
+async function livePhase(
+  mainJs: string,
+  nodeArgs: string[],
+  ctx: PhaseContext,
+  live: LivePhaseResult[],
+): Promise<void> {
+  const local: LiveContext = { f: ctx.f, writer: ctx.service, watcher: ctx.service };
+  live.push(await runLivePhase('local', local));
+  if (!LIVE_CROSS) return;
+  const second = await startService(mainJs, DB, nodeArgs);
+  try {
+    const watcher = { url: second.url, pid: second.child.pid as number };
+    live.push(await runLivePhase('cross', { ...local, watcher }));
+  } finally {
+    await second.stop();
+  }
+}
+
+/** The ingestion rounds: every case once per round, the order rotated. */
+async function ingestion(ctx: PhaseContext, results: PhaseResult[][]): Promise<void> {
+  if (WARM_UP > 0) {
+    log(`warm-up: ${WARM_UP} s of service load, ${WARM_UP} s of floor load (not counted)`);
+    for (const target of SERVICES) await runPhase(target, ctx, WARM_UP);
+    await runPhase('floor', ctx, WARM_UP);
+  }
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = CASES.map((_, i) => CASES[(i + round) % CASES.length] as (typeof CASES)[0]);
+    const phases: PhaseResult[] = [];
+    for (const { target, rate } of order) {
+      const result = await runPhase(target, ctx, SECONDS, rate);
+      log(
+        `round ${round + 1}: ${TARGET_LABEL[target]}${rate ? ` paced at ${rate}` : ''}: ` +
+          `${Math.round(result.answersPerSecond)} answers/s, probe p99 ${percentile(result.probeMs, 99).toFixed(1)} ms` +
+          (result.errors.size ? `, errors ${[...result.errors].join(', ')}` : ''),
+      );
+      phases.push(result);
+    }
+    results.push(phases);
+  }
 }
 
 const HELP = `npm run bench:ingest  (options are environment variables)
@@ -127,7 +175,14 @@ const HELP = `npm run bench:ingest  (options are environment variables)
   BENCH_SERVICE_JS         a service built elsewhere (<build>/src/main.js), instead of the sources
   BENCH_COMPARE_JS         a second build run beside it (another commit compiled with tsc -p
                            .config/tsconfig.build.json --outDir <build>), its phases interleaved
-  BENCH_CPU_PROF           a folder: run the service under node --cpu-prof, profile written there`;
+  BENCH_CPU_PROF           a folder: run the service under node --cpu-prof, profile written there
+  BENCH_LIVE               1 (default): the live phase after the ingestion rounds; only: it alone; 0: none
+  BENCH_LIVE_SECONDS       seconds measured per live run (default 30)
+  BENCH_LIVE_WARM_UP       seconds of play before them, not counted (default 5)
+  BENCH_LIVE_SESSIONS      sessions played and subscribed to (default 100)
+  BENCH_LIVE_PUPILS        pupils per session (default 30)
+  BENCH_LIVE_CROSS=0       no second run with the subscriptions on a second instance
+  LIVE_POLL_INTERVAL_MS    passed to the service instances (default 100)`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   out(HELP);

@@ -112,15 +112,21 @@ export async function prepareFixture(): Promise<Fixture> {
   }
 }
 
-/** A session of the teacher playing every quiz of the fixture, every pupil attending (addSession). */
-export async function makeSession(url: string, f: Fixture, title: string): Promise<number> {
+/**
+ * A session of the teacher (addSession), by default playing every quiz of the fixture with every
+ * pupil attending.
+ */
+export async function makeSession(
+  url: string,
+  f: Fixture,
+  title: string,
+  { quizIds = f.quizzes.map((quiz) => quiz.id), attendeeIds = f.pupils } = {},
+): Promise<number> {
   const query = new URLSearchParams({ apiKey: f.apiKey, accessToken: f.token });
   const response = await fetch(`${url}/addSession?${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      session: { title, quizIds: f.quizzes.map((quiz) => quiz.id), attendeeIds: f.pupils },
-    }),
+    body: JSON.stringify({ session: { title, quizIds, attendeeIds } }),
   });
   const body = (await response.json()) as { id?: string };
   if (response.status !== 200 || !body.id) {

@@ -43,6 +43,26 @@ export const RATE_LIMIT_POINTS = '1000000000';
 
 export const TARGET = { answersPerSecond: 30_000, probeP99Ms: 50 };
 
+/** The live phase (issue 14): `1` after the ingestion rounds (default), `only` (alone), `0` (none). */
+export const LIVE = process.env.BENCH_LIVE ?? '1';
+if (!['0', '1', 'only'].includes(LIVE)) throw new Error('BENCH_LIVE: 1, only or 0');
+export const LIVE_SECONDS = number('BENCH_LIVE_SECONDS', 30);
+/** Seconds of each live run played before its measures start (classes and subscriptions going). */
+export const LIVE_WARM_UP = number('BENCH_LIVE_WARM_UP', 5);
+export const LIVE_SESSIONS = number('BENCH_LIVE_SESSIONS', 100);
+export const LIVE_PUPILS = number('BENCH_LIVE_PUPILS', 30);
+/** Also run the live phase with the subscribers on a second instance (BENCH_LIVE_CROSS=0: not). */
+export const LIVE_CROSS = process.env.BENCH_LIVE_CROSS !== '0';
+/** A pupil's think time before each answer, uniform between these, in ms. */
+export const LIVE_THINK_MS = { min: 2000, max: 8000 };
+/** A classroom app sends a batch every second, give or take this many ms. */
+export const LIVE_JITTER_MS = 150;
+/** A batch no message reflects within this time after its acknowledgement is a failure. */
+export const LIVE_REFLECT_TIMEOUT_MS = 10_000;
+/** Subscriptions per WebSocket connection (the service's MAX_SUBSCRIPTIONS_PER_CONNECTION). */
+export const LIVE_PER_CONNECTION = 5;
+export const LIVE_TARGET = { p95Ms: 400, rssMb: 300 };
+
 /** The seed data: pupils and quizzes to write answers for (the sessions are made by the run). */
 export const GENERATE: GenerateOptions = {
   users: 2000,

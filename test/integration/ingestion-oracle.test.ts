@@ -453,14 +453,16 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
   }
 
   /** A requester's user set and quiz set on a side, and the users in it (on A's ids). */
-  async function setsOf(side: Side, requester: string): Promise<Sets> {
+  async function setsOf(side: Side, requester: string, sessionRef?: string): Promise<Sets> {
     const set = async (operation: string, params: Record<string, string>) => {
       const search = await credentials(side, requester);
       const query = new URLSearchParams({ ...params, numberOfItemsPerPage: '1000' });
       return getJson(side, `/${operation}?${search}&${query.toString()}`);
     };
     let users: Json;
-    if (requester === 'anonymous') {
+    if (sessionRef !== undefined) {
+      users = await set('getUserSet', { sessionId: idOf(side, 'sessions', sessionRef) });
+    } else if (requester === 'anonymous') {
       // The attendees of the largest session.
       const largest = [...sessions].sort(
         (x, y) => (y.attendees?.length ?? 0) - (x.attendees?.length ?? 0),
@@ -599,8 +601,14 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
 
   it('getResults of the survey: answers counted, no good answers, on both sides', async () => {
     const survey = [...quizByRef.values()].find((quiz) => quiz.survey) as ImportQuiz;
-    const teacher = teachers[0] as string;
-    const sets = { A: await setsOf(a, teacher), B: await setsOf(b, teacher) };
+    // A session whose attendees answered the survey, followed by its owner.
+    const answered = answers.find((answer) => answer.quiz === survey.ref) as ImportAnswer;
+    const session = sessions.find((s) => s.ref === answered.session) as ImportSession;
+    const teacher = session.owner;
+    const sets = {
+      A: await setsOf(a, teacher, session.ref),
+      B: await setsOf(b, teacher, session.ref),
+    };
     const items = await compare(teacher, sets, {
       aggregationFunctions: 'max',
       groupBy: 'quiz',

@@ -19,6 +19,15 @@ const CLASS: ImportDocument = {
   ],
   quizzes: [
     {
+      ref: 'p',
+      author: 't',
+      title: 'Private draft of a test',
+      visibility: 'private',
+      survey: false,
+      tags: ['geo', 'private'],
+      questions: [{ title: 'Sure?', type: 'TrueFalse', goodAnswer: true }],
+    },
+    {
       ref: 'q',
       author: 't',
       title: 'Capitals',
@@ -156,6 +165,30 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
         }) as unknown,
       });
     }
+  });
+
+  it("plays only public quizzes and the owner's own: an attendee cannot pass a private quiz on", async () => {
+    const own = await post('addSession', {
+      session: { title: 'Private', quizIds: [ids.quizzes.p], attendeeIds: [ids.users.a] },
+    });
+    expect(own.status).toBe(200);
+    // The pupil sees the private quiz, having attended a session that played it...
+    const seen = await fetch(`${app.url}/getQuiz?quizId=${ids.quizzes.p}&${pupil}`);
+    expect(seen.status).toBe(200);
+    // ...but may not play it to another user, who would then see it too.
+    const passed = await post(
+      'addSession',
+      { session: { title: 'Passed on', quizIds: [ids.quizzes.p], attendeeIds: [ids.users.b] } },
+      pupil,
+    );
+    expect(passed).toStrictEqual({
+      status: 400,
+      body: expect.objectContaining({
+        type: 'BadParameterException',
+        parameterName: 'session.quizIds[0]',
+        reason: `quiz ${ids.quizzes.p} does not exist or is neither public nor the requester's`,
+      }) as unknown,
+    });
   });
 
   it('stores answers scored on write, replaces a later different value, keeps the rest', async () => {

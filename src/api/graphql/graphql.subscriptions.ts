@@ -49,6 +49,8 @@ const CONNECTION_INIT_WAIT_MS = 3_000;
  * without any subscription for LIVE_IDLE_TIMEOUT_SECONDS is closed (1000).
  */
 const KEEP_ALIVE_MS = 12_000;
+/** The largest WebSocket message taken (a larger one closes the connection, 1009). */
+const MAX_MESSAGE_BYTES = 64 * 1024;
 /** The longest close reason a WebSocket close frame carries, in bytes. */
 const MAX_CLOSE_REASON_BYTES = 123;
 
@@ -123,7 +125,12 @@ export async function attachSubscriptions(
   const schema = await graphQLSchema();
   const rules = [...specifiedRules, ...documentLimitRules('websocket')];
   // A message is a document and its variables: the limit of a request body.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.bodyLimitBytes });
+  // A message is a subscription document (at most DOCUMENT_LIMITS.tokens) and its variables:
+  // far below a request body's limit, and refused before it is parsed.
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: Math.min(config.bodyLimitBytes, MAX_MESSAGE_BYTES),
+  });
   // Who each connection authenticated as, from its connection_init.
   const connections = new WeakMap<object, Authenticated>();
 
@@ -229,6 +236,8 @@ export async function attachSubscriptions(
             referer: request.headers.referer,
             clientIp: clientIpOf(app, request),
           });
+          // Closed while its credentials were read: onClose has run already, keep nothing.
+          if (socket.readyState !== socket.OPEN) return false;
           connections.set(ctx, auth);
           lastBusy.set(ctx, Date.now());
           return true;

@@ -236,3 +236,17 @@ export function answerWriteDecision(
   if (!session.requesterAttended) return 'denied';
   return answeringUserId === null || answeringUserId === requester.userId ? 'allowed' : 'denied';
 }
+
+/**
+ * Which quizzes a session may play (addSession): public ones and the requester's own. Seeing a
+ * private quiz by having attended a session that played it does not let one play it to others,
+ * who would then see it in turn.
+ */
+export function sessionQuizDecision(
+  requester: PolicyRequester,
+  quiz: Pick<QuizFacts, 'visibility' | 'authorId'>,
+): Decision {
+  if (quiz.visibility === 'public' || requester.kind === 'operator') return 'allowed';
+  if (requester.kind === 'anonymous') return 'needsToken';
+  return requester.userId === quiz.authorId ? 'allowed' : 'denied';
+}

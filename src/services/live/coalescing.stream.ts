@@ -9,6 +9,9 @@
  * see it at its next `yield`, holding the watch until the session changes again.
  */
 
+/** The longest delay a Node timer keeps (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface CoalescingOptions<T> {
   /** Registers for the source's versions; returns the unwatch. */
   watch(listener: (version: number) => void): () => void;
@@ -126,7 +129,8 @@ export class CoalescingStream<T> implements AsyncIterableIterator<CoalescedEvent
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         if (left !== null) {
-          const timer = setTimeout(() => this.poke(), left);
+          // Node fires a delay beyond 2^31 - 1 ms at once: wait that long at most, then look again.
+          const timer = setTimeout(() => this.poke(), Math.min(left, MAX_TIMER_MS));
           // A stream ends with its connection; its timers keep no process alive.
           timer.unref();
           const settle = this.wake;

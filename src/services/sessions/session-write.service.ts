@@ -15,9 +15,9 @@ import {
   isFields,
   optionalDateTime,
 } from '../../domain/validation/checks';
+import { sessionQuizDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { checkPayload } from '../input-errors';
-import { quizReadDecisionFor } from '../quizzes/quiz.service';
 import { sessionView, type SessionView } from './session.views';
 
 interface SessionInput {
@@ -76,21 +76,24 @@ async function findByClientRef(
   return null;
 }
 
-/** Every quiz must be one the owner may see; a hidden quiz reads as one that does not exist. */
+/**
+ * Every quiz must be one the owner may play to a class (sessionQuizDecision): public or their
+ * own; any other reads as one that does not exist.
+ */
 async function checkQuizzes(ctx: RequestContext, quizIds: number[]): Promise<void> {
   const quizzes = await ctx.loaders.quizById.loadMany(quizIds);
   for (const [index, quiz] of quizzes.entries()) {
     const id = quizIds[index] as number;
-    const visible =
+    const playable =
       quiz !== null &&
       !(quiz instanceof Error) &&
-      (await quizReadDecisionFor(ctx, quiz)) === 'allowed';
-    if (!visible) {
+      sessionQuizDecision(ctx.requester, quiz) === 'allowed';
+    if (!playable) {
       throw Errors.badParameter(
         ctx.operation,
         `session.quizIds[${index}]`,
         String(id),
-        `quiz ${id} does not exist or is not visible to the requester`,
+        `quiz ${id} does not exist or is neither public nor the requester's`,
       );
     }
   }

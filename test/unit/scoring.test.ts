@@ -3,6 +3,7 @@ import {
   checkAnswer,
   checkGoodAnswer,
   editDistance,
+  editDistanceWithin,
   gradeAnswer,
   parseDecimal,
   scoreAnswer,
@@ -476,6 +477,32 @@ describe('editDistance', () => {
     ['\u{1F600}', '\u{1F601}', 1],
   ])('%p vs %p -> %p', (a, b, expected) => {
     expect(editDistance(a, b)).toBe(expected);
+  });
+});
+
+describe('editDistanceWithin', () => {
+  it('says whether editDistance is at most the limit, for any two texts and limit', () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', 'b', 'c', 'é', '\u{1F600}'),
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(text, text, fc.nat(14), (a, b, limit) => {
+        expect(editDistanceWithin(a, b, limit)).toBe(editDistance(a, b) <= limit);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('tells apart the long texts within the limit among 5,000 answers', () => {
+    const good = 'x'.repeat(250);
+    let within = 0;
+    for (let index = 0; index < 5000; index += 1) {
+      const answer = `${'y'.repeat(index % 100)}${'x'.repeat(250 - (index % 100))}`;
+      if (editDistanceWithin(answer, good, 75)) within += 1;
+    }
+    // Answers 0..75 substitutions away are within; the rest are not.
+    expect(within).toBe(50 * 76);
   });
 });
 

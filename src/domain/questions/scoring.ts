@@ -218,6 +218,48 @@ export function editDistance(a: string, b: string): number {
   return row[shorter.length] ?? 0;
 }
 
+/**
+ * Whether the edit distance of `a` and `b` is at most `limit`, in O(length × limit): only the
+ * band of the Levenshtein matrix within `limit` of its diagonal can hold such a path, and the
+ * search stops as soon as a whole row of the band exceeds it. A batch of long text answers is
+ * then scored in linear time, not in the square of their length.
+ */
+export function editDistanceWithin(a: string, b: string, limit: number): boolean {
+  let longer = Array.from(a);
+  let shorter = Array.from(b);
+  if (shorter.length > longer.length) [longer, shorter] = [shorter, longer];
+  const width = shorter.length;
+  if (longer.length - width > limit) return false;
+  // Any value above the limit stands for "too far"; cells outside the band hold it.
+  const far = limit + 1;
+  let previous = new Array<number>(width + 2).fill(far);
+  let current = new Array<number>(width + 2).fill(far);
+  for (let column = 0; column <= Math.min(width, limit); column += 1) previous[column] = column;
+  for (let line = 1; line <= longer.length; line += 1) {
+    const from = Math.max(1, line - limit);
+    const to = Math.min(width, line + limit);
+    current[0] = line <= limit ? line : far;
+    current[from - 1] = from === 1 ? (current[0] as number) : far;
+    let best = from === 1 ? (current[0] as number) : far;
+    for (let column = from; column <= to; column += 1) {
+      const same = longer[line - 1] === shorter[column - 1];
+      const value = Math.min(
+        (previous[column] as number) + 1,
+        (current[column - 1] as number) + 1,
+        (previous[column - 1] as number) + (same ? 0 : 1),
+        far,
+      );
+      current[column] = value;
+      if (value < best) best = value;
+    }
+    // The next row reads one cell past this band: it must read as too far, not as a stale value.
+    current[to + 1] = far;
+    if (best > limit) return false;
+    [previous, current] = [current, previous];
+  }
+  return (previous[width] as number) <= limit;
+}
+
 /** Tolerance in percent, or 0 when absent or unusable. */
 function tolerancePercent(tolerance: number | null | undefined): number {
   return typeof tolerance === 'number' && Number.isFinite(tolerance) && tolerance > 0
@@ -254,7 +296,9 @@ function textMatches(answer: string, good: string, question: ScorableQuestion): 
   if (foldedAnswer === foldedGood) return true;
   const percent = caseSensitive ? 0 : tolerancePercent(question.tolerance);
   if (percent === 0) return false;
-  return editDistance(foldedAnswer, foldedGood) * 100 <= percent * codePointLength(foldedGood);
+  // d * 100 <= percent * length, d an integer: d <= floor(percent * length / 100).
+  const limit = Math.floor((percent * codePointLength(foldedGood)) / 100);
+  return editDistanceWithin(foldedAnswer, foldedGood, limit);
 }
 
 function bothMatch<T extends GoodAnswer>(

@@ -243,7 +243,14 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
       ['1', 1],
       ['true', 1],
     ]);
-    // The same batch again changes nothing.
+    // The same batch again changes nothing, not even the session's change marker.
+    const version = async () =>
+      (
+        (await dataSource.query('SELECT version FROM session_changes WHERE session_id = ?', [
+          Number(sessionId),
+        ])) as Json[]
+      ).map((row) => Number(row.version));
+    expect(await version()).toStrictEqual([2]);
     const repeated = await post('addAnswers', {
       sessionId,
       answers: [
@@ -257,6 +264,7 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
       ],
     });
     expect(repeated.body).toMatchObject({ received: 1, inserted: 0, updated: 0, unchanged: 1 });
+    expect(await version()).toStrictEqual([2]);
     // The pupil became an attendee by the owner's answers for them.
     const session = await fetch(`${app.url}/getSession?sessionId=${sessionId}&${teacher}`);
     expect(((await session.json()) as Json).nbAttendees).toBe(1);

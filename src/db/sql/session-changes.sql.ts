@@ -27,6 +27,23 @@ export function bumpSessionVersion(dialect: Dialect, sessionId: number, now: Dat
 }
 
 /**
+ * MySQL/MariaDB, right after the upsert of a batch in the same exchange: bumps the version only
+ * when the upsert changed a row (its ROW_COUNT(); the batch connections count a row left as it
+ * was as 0), so a batch sent again wakes no subscriber.
+ */
+export function bumpSessionVersionIfChanged(sessionId: number, now: Date): SqlStatement[] {
+  return [
+    { sql: 'SET @answers_changed = ROW_COUNT()', params: [] },
+    {
+      sql: `INSERT INTO session_changes (session_id, version, changed_at)
+            SELECT ?, 1, ? FROM DUAL WHERE @answers_changed > 0
+            ON DUPLICATE KEY UPDATE version = version + 1, changed_at = VALUES(changed_at)`,
+      params: [sessionId, now],
+    },
+  ];
+}
+
+/**
  * The current version of each of `sessionIds` that has a marker (a session without one has had
  * no answers written through addAnswers: version 0).
  */

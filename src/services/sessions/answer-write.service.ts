@@ -194,6 +194,6 @@ export async function addAnswers(
     session.ownerId === requester.userId ? [...new Set(rows.map((row) => row.userId))] : [];
   const counts = await storeAnswers(ctx, sessionId, rows, attendees, now);
   // Committed: this instance's live subscribers hear at once; the others read the marker.
-  ctx.sessionChanges.changed(sessionId);
+  if (counts.inserted + counts.updated > 0) ctx.sessionChanges.changed(sessionId);
   return { sessionId, received: rows.length, ...counts };
 }

@@ -10,7 +10,7 @@ import {
   type AnswerRow,
   type UpsertCounts,
 } from '../../db/sql/answers.sql';
-import { bumpSessionVersion } from '../../db/sql/session-changes.sql';
+import { bumpSessionVersion, bumpSessionVersionIfChanged } from '../../db/sql/session-changes.sql';
 
 /**
  * How a checked batch of answers is stored: one transaction holding the new attendees, the
@@ -34,18 +34,21 @@ async function storeInOneBatch(
 ): Promise<UpsertCounts> {
   const { dialect } = ctx.db;
   const upserts = upsertAnswers(dialect, sessionId, rows);
+  const statements = [
+    { sql: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED', params: [] },
+    { sql: 'START TRANSACTION', params: [] },
+    ...(attendees.length > 0 ? [addAttendees(dialect, sessionId, attendees)] : []),
+  ];
+  // One upsert per batch on MySQL; the marker follows it, bumped only when it changed a row.
+  const upsertAt = statements.length;
+  statements.push(...upserts, ...bumpSessionVersionIfChanged(sessionId, now), {
+    sql: 'COMMIT',
+    params: [],
+  });
   return ctx.db.batches(async (run) => {
     try {
-      const results = await run([
-        { sql: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED', params: [] },
-        { sql: 'START TRANSACTION', params: [] },
-        ...(attendees.length > 0 ? [addAttendees(dialect, sessionId, attendees)] : []),
-        ...upserts,
-        bumpSessionVersion(dialect, sessionId, now),
-        { sql: 'COMMIT', params: [] },
-      ]);
-      // The upsert is the third statement from the end: before the marker and COMMIT.
-      return mysqlUpsertCounts(results[results.length - 3], rows.length);
+      const results = await run(statements);
+      return mysqlUpsertCounts(results[upsertAt], rows.length);
     } catch (error) {
       await run([{ sql: 'ROLLBACK', params: [] }]).catch(() => undefined);
       throw error;
@@ -75,8 +78,11 @@ async function storeStepByStep(
         changed += await sqliteChanges(manager);
       }
       const inserted = (await countSessionAnswers(manager, sessionId)) - before;
-      const marker = bumpSessionVersion(dialect, sessionId, now);
-      await manager.query(marker.sql, marker.params);
+      // A batch that changed nothing (sent again) wakes no subscriber.
+      if (changed > 0) {
+        const marker = bumpSessionVersion(dialect, sessionId, now);
+        await manager.query(marker.sql, marker.params);
+      }
       return { inserted, updated: changed - inserted, unchanged: rows.length - changed };
     }),
   );

@@ -213,17 +213,18 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
       status: 200,
       body: { sessionId, received: 2, inserted: 2, updated: 0, unchanged: 0 },
     });
+    const paris = {
+      userId: a,
+      quizId: q,
+      questionIndex: 0,
+      answer: 'Paris',
+      answeredAt: '2026-11-23 09:01:00',
+    };
     const second = await post('addAnswers', {
       sessionId,
       answers: [
         // A later different value replaces (the text differs only by case: case-sensitive).
-        {
-          userId: a,
-          quizId: q,
-          questionIndex: 0,
-          answer: 'Paris',
-          answeredAt: '2026-11-23 09:01:00',
-        },
+        paris,
         // An earlier different value is ignored.
         { userId: a, quizId: q, questionIndex: 1, answer: 0, answeredAt: '2026-11-23 08:59:00' },
         // A new answer.
@@ -253,15 +254,7 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
     expect(await version()).toStrictEqual([2]);
     const repeated = await post('addAnswers', {
       sessionId,
-      answers: [
-        {
-          userId: a,
-          quizId: q,
-          questionIndex: 0,
-          answer: 'Paris',
-          answeredAt: '2026-11-23 09:01:00',
-        },
-      ],
+      answers: [paris],
     });
     expect(repeated.body).toMatchObject({ received: 1, inserted: 0, updated: 0, unchanged: 1 });
     expect(await version()).toStrictEqual([2]);

@@ -18,6 +18,14 @@ import { bumpSessionVersion, bumpSessionVersionIfChanged } from '../../db/sql/se
  * fastest (Dialect.statementBatches), as data sets are.
  */
 
+/** A batch checked and scored, ready to store; `attendees` are the users it makes attendees. */
+export interface CheckedBatch {
+  sessionId: number;
+  rows: readonly AnswerRow[];
+  attendees: readonly number[];
+  now: Date;
+}
+
 /** A transaction that lost a deadlock is rolled back whole; the batch is idempotent, so resent. */
 const ATTEMPTS = 4;
 
@@ -27,10 +35,7 @@ const ATTEMPTS = 4;
  */
 async function storeInOneBatch(
   ctx: RequestContext,
-  sessionId: number,
-  rows: readonly AnswerRow[],
-  attendees: readonly number[],
-  now: Date,
+  { sessionId, rows, attendees, now }: CheckedBatch,
 ): Promise<UpsertCounts> {
   const { dialect } = ctx.db;
   const upserts = upsertAnswers(dialect, sessionId, rows);
@@ -59,10 +64,7 @@ async function storeInOneBatch(
 /** SQLite: the single writer's transaction; inserts are told from updates by counting the session's rows. */
 async function storeStepByStep(
   ctx: RequestContext,
-  sessionId: number,
-  rows: readonly AnswerRow[],
-  attendees: readonly number[],
-  now: Date,
+  { sessionId, rows, attendees, now }: CheckedBatch,
 ): Promise<UpsertCounts> {
   const { dialect } = ctx.db;
   return ctx.db.exclusive(() =>
@@ -91,18 +93,18 @@ async function storeStepByStep(
 /** Stores a checked batch; resolves once it is committed. */
 export async function storeAnswers(
   ctx: RequestContext,
-  sessionId: number,
-  rows: readonly AnswerRow[],
-  attendees: readonly number[],
-  now: Date,
+  batch: CheckedBatch,
 ): Promise<UpsertCounts> {
   const store = ctx.db.dialect.statementBatches ? storeInOneBatch : storeStepByStep;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await store(ctx, sessionId, rows, attendees, now);
+      return await store(ctx, batch);
     } catch (error) {
       if (attempt >= ATTEMPTS || !isRetryableConflict(error)) throw error;
-      ctx.logger.warn({ attempt, sessionId }, 'addAnswers: transaction conflict, sending again');
+      ctx.logger.warn(
+        { attempt, sessionId: batch.sessionId },
+        'addAnswers: transaction conflict, sending again',
+      );
       // A short, growing, jittered pause, so the writers that collided do not collide again.
       await sleep(5 * 2 ** attempt * (0.5 + Math.random()));
     }

@@ -66,7 +66,7 @@ async function accessToken(options: SimulateOptions, env: SimulateCommandEnv): P
   const ctx = await env.context('simulate');
   const user = await findUserByEmail(ctx, options.user);
   if (!user) throw new CliError(`no account with email ${options.user}`);
-  const { key } = await findCredentials(ctx.db.read, hashSecret(options.apiKey), null);
+  const { key } = await findCredentials(ctx.db.writeRows, hashSecret(options.apiKey), null);
   if (!key || key.revokedAt)
     throw new CliError('the API key is unknown or revoked in the database of DATABASE_URL');
   return (await issueAccessToken(ctx, user.id, key.id)).token;

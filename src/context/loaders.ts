@@ -1,5 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Database } from '../db/database';
+import { entityRows } from '../db/entity-rows';
+import type { RowReader } from '../db/row-reads';
 import {
   attendedQuizzesSql,
   attendedSessionsSql,
@@ -7,23 +9,17 @@ import {
   publicAuthorsSql,
   type FactQuery,
 } from '../db/sql/access-policy.sql';
-import { In } from 'typeorm';
-import {
-  Question,
-  Quiz,
-  QuizTag,
-  Session,
-  SessionAttendee,
-  SessionQuiz,
-  User,
-  UserQuizFlag,
-} from '../db/entities';
+import { attendeeCountsSql, entitiesWhereIn, quizFlagsSql } from '../db/sql/entity-reads.sql';
+import type { SqlStatement } from '../db/statement-batches';
+import { Question, Quiz, QuizTag, Session, SessionQuiz, User, UserQuizFlag } from '../db/entities';
 import type { PolicyRequester, UserFacts } from '../domain/policy/access.policy';
 
 /**
  * Per-request batch loaders: every read of a quiz, its questions, its tags or a user during one
  * request goes through them, so a page of N items costs the same number of statements as one.
  * Built once per request (they cache, and what a requester may see depends on the requester).
+ * They read raw rows through the request's reader, so the loads that start together (a quiz's
+ * author, tags and questions) also travel together, in one exchange with the database.
  */
 export interface Loaders {
   userById: DataLoader<number, User | null>;
@@ -66,28 +62,39 @@ function idSet(rows: { id: number | string }[]): Set<number> {
 }
 
 export function createLoaders(db: Database, requester: PolicyRequester): Loaders {
-  const dataSource = db.read;
+  const source = db.read;
+  const reader: RowReader = db.requestReader();
+  const { dialect } = db;
+  const rowsOf = (statement: SqlStatement) =>
+    reader.rows<Record<string, unknown>>(statement.sql, statement.params);
   /** The ids a fact query selects. */
   const idsOf = async (query: FactQuery): Promise<Set<number>> =>
-    idSet((await dataSource.query(query.sql, query.params)) as { id: number | string }[]);
+    idSet(await reader.rows<{ id: number | string }>(query.sql, query.params));
   const userId = requester.kind === 'user' ? requester.userId : undefined;
+  const users = entityRows(source, User);
+  const quizzes = entityRows(source, Quiz);
+  const questions = entityRows(source, Question);
+  const tags = entityRows(source, QuizTag);
+  const flags = entityRows(source, UserQuizFlag);
+  const sessions = entityRows(source, Session);
+  const sessionQuizzes = entityRows(source, SessionQuiz);
 
   const userById = new DataLoader<number, User | null>(async (ids) =>
-    byId(ids, await dataSource.getRepository(User).findBy({ id: In([...ids]) })),
+    byId(ids, (await rowsOf(entitiesWhereIn(dialect, users, 'id', ids))).map(users.fromRow)),
   );
 
   const userFacts = new DataLoader<number, UserFacts>(async (ids) => {
     const list = [...ids];
     // The three reads are independent: one round trip, not three.
-    const [users, publicAuthors, known] = await Promise.all([
+    const [loaded, publicAuthors, known] = await Promise.all([
       userById.loadMany(list),
-      idsOf(publicAuthorsSql(db.dialect, list)),
+      idsOf(publicAuthorsSql(dialect, list)),
       userId === undefined
         ? Promise.resolve(new Set<number>())
-        : idsOf(knownUsersSql(db.dialect, userId, list)),
+        : idsOf(knownUsersSql(dialect, userId, list)),
     ]);
     return list.map((id, index) => {
-      const user = users[index];
+      const user = loaded[index];
       return {
         userId: id,
         publicProfile: user instanceof User ? user.publicProfile : false,
@@ -98,16 +105,15 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
   });
 
   const quizById = new DataLoader<number, Quiz | null>(async (ids) =>
-    byId(ids, await dataSource.getRepository(Quiz).findBy({ id: In([...ids]) })),
+    byId(ids, (await rowsOf(entitiesWhereIn(dialect, quizzes, 'id', ids))).map(quizzes.fromRow)),
   );
 
   const questionsByQuiz = new DataLoader<number, Question[]>(async (ids) =>
     grouped(
       ids,
-      await dataSource.getRepository(Question).find({
-        where: { quizId: In([...ids]) },
-        order: { quizId: 'ASC', position: 'ASC' },
-      }),
+      (await rowsOf(entitiesWhereIn(dialect, questions, 'quiz_id', ids, 'quiz_id, position'))).map(
+        questions.fromRow,
+      ),
       (row) => row.quizId,
     ),
   );
@@ -115,60 +121,51 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
   const tagsByQuiz = new DataLoader<number, string[]>(async (ids) =>
     grouped(
       ids,
-      await dataSource.getRepository(QuizTag).find({
-        where: { quizId: In([...ids]) },
-        order: { quizId: 'ASC', position: 'ASC' },
-      }),
+      (await rowsOf(entitiesWhereIn(dialect, tags, 'quiz_id', ids, 'quiz_id, position'))).map(
+        tags.fromRow,
+      ),
       (row) => row.quizId,
-    ).map((tags) => tags.map((tag) => tag.tag)),
+    ).map((list) => list.map((tag) => tag.tag)),
   );
 
   const flagsByQuiz = new DataLoader<number, UserQuizFlag | null>(async (ids) => {
     if (userId === undefined) return ids.map(() => null);
-    const rows = await dataSource
-      .getRepository(UserQuizFlag)
-      .findBy({ userId, quizId: In([...ids]) });
+    const rows = (await rowsOf(quizFlagsSql(dialect, flags, userId, ids))).map(flags.fromRow);
     const map = new Map(rows.map((row) => [row.quizId, row]));
     return ids.map((id) => map.get(id) ?? null);
   });
 
   const attendedQuiz = new DataLoader<number, boolean>(async (ids) => {
     if (userId === undefined) return ids.map(() => false);
-    const played = await idsOf(attendedQuizzesSql(db.dialect, userId, ids));
+    const played = await idsOf(attendedQuizzesSql(dialect, userId, ids));
     return ids.map((id) => played.has(id));
   });
 
   const sessionById = new DataLoader<number, Session | null>(async (ids) =>
-    byId(ids, await dataSource.getRepository(Session).findBy({ id: In([...ids]) })),
+    byId(ids, (await rowsOf(entitiesWhereIn(dialect, sessions, 'id', ids))).map(sessions.fromRow)),
   );
 
   const attendedSession = new DataLoader<number, boolean>(async (ids) => {
     if (userId === undefined) return ids.map(() => false);
-    const attended = await idsOf(attendedSessionsSql(db.dialect, userId, ids));
+    const attended = await idsOf(attendedSessionsSql(dialect, userId, ids));
     return ids.map((id) => attended.has(id));
   });
 
   const sessionQuizIds = new DataLoader<number, number[]>(async (ids) =>
     grouped(
       ids,
-      await dataSource.getRepository(SessionQuiz).find({
-        where: { sessionId: In([...ids]) },
-        order: { sessionId: 'ASC', quizId: 'ASC' },
-      }),
+      (
+        await rowsOf(
+          entitiesWhereIn(dialect, sessionQuizzes, 'session_id', ids, 'session_id, quiz_id'),
+        )
+      ).map(sessionQuizzes.fromRow),
       (row) => row.sessionId,
     ).map((rows) => rows.map((row) => row.quizId)),
   );
 
   const sessionAttendeeCount = new DataLoader<number, number>(async (ids) => {
-    const rows = await dataSource
-      .getRepository(SessionAttendee)
-      .createQueryBuilder('attendee')
-      .select('attendee.sessionId', 'sessionId')
-      .addSelect('COUNT(*)', 'n')
-      .where('attendee.sessionId IN (:...ids)', { ids: [...ids] })
-      .groupBy('attendee.sessionId')
-      .getRawMany<{ sessionId: unknown; n: unknown }>();
-    const counts = new Map(rows.map((row) => [Number(row.sessionId), Number(row.n)]));
+    const rows = await rowsOf(attendeeCountsSql(dialect, ids));
+    const counts = new Map(rows.map((row) => [Number(row.session_id), Number(row.n)]));
     return ids.map((id) => counts.get(id) ?? 0);
   });
 

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect';
+import { coalescingRowReader, directRowReader, type RowReader } from './row-reads';
 import { withStatementBatches, type BatchRunner } from './statement-batches';
 
 /**
@@ -24,6 +25,13 @@ export interface Database {
    * exchange with the server (see statement-batches.ts).
    */
   batches<T>(work: (run: BatchRunner) => Promise<T>): Promise<T>;
+  /** Raw rows through the write handle, each statement on its own (credentials, for one). */
+  readonly writeRows: RowReader;
+  /**
+   * A reader of raw rows through the read handle for one request: the reads it is asked for in
+   * one turn of the event loop travel in one exchange (row-reads.ts).
+   */
+  requestReader(): RowReader;
   readonly isOpen: boolean;
   /** Resolves when the database answers a trivial statement. */
   ping(): Promise<void>;
@@ -44,6 +52,14 @@ class DataSourceDatabase implements Database {
 
   get write(): DataSource {
     return this.source;
+  }
+
+  get writeRows(): RowReader {
+    return directRowReader(this.source);
+  }
+
+  requestReader(): RowReader {
+    return coalescingRowReader(this.source);
   }
 
   get isOpen(): boolean {

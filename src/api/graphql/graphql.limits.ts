@@ -9,6 +9,7 @@ import {
   type OperationDefinitionNode,
   type ValidationContext,
   type ValidationRule,
+  visit,
 } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { RateLimitState } from '../../context/api-key-rate-limits';
@@ -81,7 +82,7 @@ function overLimit(what: string, limit: number, actual: number): ServiceApiError
  * The computed cost of the operation a request runs; undefined when its variables do not fit
  * their types, which execution then refuses before any resolver runs.
  */
-function documentCost(
+function computedCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   request: { operationName?: string | null; variables?: Record<string, unknown> | null },
@@ -97,6 +98,56 @@ function documentCost(
   } catch {
     return undefined;
   }
+}
+
+/** The costs computed for one document, by operation and page sizes. */
+interface DocumentCosts {
+  /** The variables that give a `numberOfItemsPerPage`: the only ones the cost depends on. */
+  pageVariables: string[];
+  byKey: Map<string, number>;
+}
+
+/** Costs kept per document and page sizes; past this many, a document's are computed anew. */
+const COSTS_PER_DOCUMENT = 256;
+
+/**
+ * Apollo hands every request of the same text the same parsed document (its document store),
+ * so a cost is computed once per document, operation and page sizes, not once per request
+ * (walking the document was a twentieth of a getQuiz request's time).
+ */
+const costsByDocument = new WeakMap<DocumentNode, DocumentCosts>();
+
+function documentCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  request: { operationName?: string | null; variables?: Record<string, unknown> | null },
+): number | undefined {
+  let costs = costsByDocument.get(document);
+  if (!costs) {
+    const pageVariables = new Set<string>();
+    visit(document, {
+      Argument(node) {
+        if (node.name.value === 'numberOfItemsPerPage' && node.value.kind === Kind.VARIABLE) {
+          pageVariables.add(node.value.name.value);
+        }
+      },
+    });
+    costs = { pageVariables: [...pageVariables], byKey: new Map() };
+    costsByDocument.set(document, costs);
+  }
+  const variables = request.variables ?? {};
+  const key = JSON.stringify([
+    request.operationName ?? null,
+    ...costs.pageVariables.map((name) => variables[name] ?? null),
+  ]);
+  const known = costs.byKey.get(key);
+  if (known !== undefined) return known;
+  const cost = computedCost(schema, document, request);
+  // Only costs are kept: variables that did not fit say nothing of the next request's.
+  if (cost === undefined) return undefined;
+  if (costs.byKey.size >= COSTS_PER_DOCUMENT) costs.byKey.clear();
+  costs.byKey.set(key, cost);
+  return cost;
 }
 
 /** A document over a limit, as a validation error carrying the contract's exception. */

@@ -1,5 +1,5 @@
-import type { DataSource } from 'typeorm';
 import type { ApiKey } from '../entities';
+import type { RowReader } from '../row-reads';
 
 /** What the credentials check reads of a stored key. */
 export type StoredKey = Pick<ApiKey, 'id' | 'host' | 'revokedAt'>;
@@ -23,11 +23,11 @@ function epochMillis(value: unknown): number {
  * to believe.
  */
 export async function findCredentials(
-  handle: DataSource,
+  handle: RowReader,
   keyHash: string,
   tokenHash: string | null,
 ): Promise<{ key: StoredKey | null; token: StoredToken | null }> {
-  const rows = (await handle.query(
+  const rows = await handle.rows<Record<string, unknown>>(
     `SELECT k.id AS key_id, k.host AS key_host, k.revoked_at AS key_revoked_at,
             t.user_id AS token_user_id, t.api_key_id AS token_api_key_id,
             t.expires_at AS token_expires_at
@@ -35,7 +35,7 @@ export async function findCredentials(
        LEFT JOIN access_tokens t ON t.token_hash = ?
       WHERE k.key_hash = ?`,
     [tokenHash, keyHash],
-  )) as Record<string, unknown>[];
+  );
   const [row] = rows;
   if (!row) return { key: null, token: null };
   const key = {
@@ -55,9 +55,10 @@ export async function findCredentials(
 }
 
 /** Whether the key `apiKeyId` exists and is not revoked. */
-export async function isKeyInForce(handle: DataSource, apiKeyId: number): Promise<boolean> {
-  const rows = (await handle.query('SELECT revoked_at FROM api_keys WHERE id = ?', [apiKeyId])) as {
-    revoked_at: unknown;
-  }[];
+export async function isKeyInForce(handle: RowReader, apiKeyId: number): Promise<boolean> {
+  const rows = await handle.rows<{ revoked_at: unknown }>(
+    'SELECT revoked_at FROM api_keys WHERE id = ?',
+    [apiKeyId],
+  );
   return rows.length === 1 && rows[0]?.revoked_at === null;
 }

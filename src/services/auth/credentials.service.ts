@@ -55,7 +55,7 @@ export async function authenticateCredentials(
       ? undefined
       : tokenFromParameter(credentials.accessToken);
   const { key: storedKey, token } = await findCredentials(
-    deps.db.write,
+    deps.db.writeRows,
     hashSecret(credentials.apiKey),
     presentedToken === undefined ? null : hashSecret(presentedToken),
   );
@@ -87,5 +87,5 @@ export async function requesterStillAllowed(
 ): Promise<boolean> {
   const { requester } = deps;
   if (requester.kind === 'operator') return true;
-  return isKeyInForce(deps.db.write, requester.apiKeyId);
+  return isKeyInForce(deps.db.writeRows, requester.apiKeyId);
 }

@@ -1,166 +1,195 @@
 /**
- * getQuiz throughput: REST and GraphQL against a bare Express + mysql2 handler doing the same
- * reads (the floor). Run with `npm run bench:get-quiz`; needs MariaDB on 127.0.0.1:3306.
+ * getQuiz throughput: REST and GraphQL against the floor, a bare Express + mysql2 handler that
+ * does what the contract asks of any implementation (API key found by its hash in the same
+ * database, unrevoked, bound to the caller's host; then the quiz, its author, tags and
+ * questions, as JSON). Run with `npm run bench:get-quiz`; needs MariaDB on 127.0.0.1:3306.
  *
- * Data: generated, 1,000 users and 50 quizzes of 10 questions. Load: autocannon in its own
- * process, 10 connections, BENCH_SECONDS (default 10) per target after a short warm-up.
+ * - Data: generated (1,000 users, 50 quizzes of 10 questions, seed 1) into quiz_bench_get_quiz,
+ *   dropped and made again every run; an API key bound to localhost; the first public quiz with
+ *   10 questions. GraphQL asks for every field of the quiz and its questions.
+ * - The service runs in a child process, the current sources compiled by tsc into its own
+ *   folder (os.tmpdir()/quiz-get-quiz-bench-build), with RATE_LIMIT_POINTS too large to be spent
+ *   (every request is still charged). BENCH_SERVICE_JS runs a build made elsewhere instead, and
+ *   BENCH_COMPARE_JS a second build beside it, as the rows "REST (compare)", "GraphQL (compare)".
+ *   The floor runs in the benchmark's process with the service's pool size (DATABASE_POOL_SIZE).
+ * - Load: autocannon in a child process, at 10 and at 100 connections (BENCH_CONNECTIONS).
+ * - Method: first BENCH_WARM_UP_SECONDS (3) of load per target and connection count; then
+ *   BENCH_ROUNDS (5) rounds, each running every target at every connection count for
+ *   BENCH_SECONDS (5) after 1 s of autocannon warm-up on fresh connections. The order of the
+ *   targets rotates from round to round, so none is always first (or right after the floor).
+ *   Every row is measured in the same run on the same machine state, so the ratios hold even
+ *   when the absolute figures drift with the machine's load.
+ * - Reported per connection count and target: median req/s over the rounds (with min–max),
+ *   medians of the rounds' p50 and p99 latencies, errors summed over the rounds (non-2xx answers,
+ *   timeouts, connection errors; detailed by status below the table), req/s against the floor's
+ *   at the same connection count, and GraphQL against REST.
+ * - `--help` prints the options. Modules: get-quiz-bench.config (options), .data (database),
+ *   .floor, .load (autocannon); the service's process comes from results-bench.process.
  */
 import 'reflect-metadata';
-import { execFile } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import express from 'express';
-import mysql from 'mysql2/promise';
-import { createAppDeps } from '../../src/context/request-context';
-import { startServer } from '../../src/app/server';
-import { loadConfig } from '../../src/config/config';
-import { generateData } from '../../src/data/generate/synthetic-data';
-import { loadData } from '../../src/data/import/bulk-loader';
-import { openDatabase } from '../../src/db/data-source';
-import { createLogger } from '../../src/observability/logger';
-import { createApiKey } from '../../src/services/api-keys/api-key.service';
-import { operatorContext } from '../../src/context/request-context';
+import { log, median, mysqlUri, out } from './results-bench.config';
+import { buildService, startService, type Service } from './results-bench.process';
+import {
+  BUILD_DIR,
+  COMPARE_JS,
+  CONNECTIONS,
+  DB,
+  GRAPHQL_QUERY,
+  HELP,
+  POOL_SIZE,
+  ROUNDS,
+  RUN_WARM_UP_SECONDS,
+  SECONDS,
+  SERVICE_JS,
+  WARM_UP_SECONDS,
+} from './get-quiz-bench.config';
+import { prepareDatabase } from './get-quiz-bench.data';
+import { startFloor } from './get-quiz-bench.floor';
+import { autocannon, type Measure, type Target } from './get-quiz-bench.load';
 
-const SERVER = process.env.BENCH_DATABASE_URL ?? 'mariadb://root@127.0.0.1:3306';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const DB = 'quiz_bench_get_quiz';
-const run = promisify(execFile);
+const FLOOR = 'floor (Express + mysql2)';
 
-interface Result {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function autocannon(name: string, url: string, options: string[] = []): Promise<Result> {
-  const bin = path.resolve(__dirname, '../../node_modules/.bin/autocannon');
-  await run(bin, ['-c', '10', '-d', '2', ...options, url]); // warm-up
-  const { stdout } = await run(
-    bin,
-    ['-c', '10', '-d', String(SECONDS), '--json', ...options, url],
+function serviceTargets(
+  service: Service,
+  suffix: string,
+  apiKey: string,
+  quizId: number,
+): Target[] {
+  return [
+    { name: `REST${suffix}`, url: `${service.url}/getQuiz?quizId=${quizId}&apiKey=${apiKey}` },
     {
-      maxBuffer: 64 * 1024 * 1024,
+      name: `GraphQL${suffix}`,
+      url: `${service.url}/graphql?apiKey=${apiKey}`,
+      body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { id: String(quizId) } }),
     },
-  );
-  const json = JSON.parse(stdout) as {
-    requests: { average: number };
-    latency: { p50: number; p99: number };
-    non2xx: number;
-    errors: number;
-  };
-  return {
-    name,
-    rps: json.requests.average,
-    p50: json.latency.p50,
-    p99: json.latency.p99,
-    errors: json.non2xx + json.errors,
-  };
-}
-
-/** The floor: the same rows read with mysql2 and sent as JSON, with no framework around them. */
-async function startFloor(url: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const pool = mysql.createPool({ uri: url, connectionLimit: 10, timezone: 'Z' });
-  const app = express();
-  app.get('/quiz', async (req, res) => {
-    const id = Number(req.query.quizId);
-    const [[quiz], [tags], [questions]] = await Promise.all([
-      pool.query<mysql.RowDataPacket[]>(
-        `SELECT q.*, u.first_name, u.last_name, u.picture_url FROM quizzes q JOIN users u ON u.id = q.author_id WHERE q.id = ?`,
-        [id],
-      ),
-      pool.query<mysql.RowDataPacket[]>(
-        'SELECT tag FROM quiz_tags WHERE quiz_id = ? ORDER BY position',
-        [id],
-      ),
-      pool.query<mysql.RowDataPacket[]>(
-        'SELECT * FROM questions WHERE quiz_id = ? ORDER BY position',
-        [id],
-      ),
-    ]);
-    res.json({ ...quiz[0], tags: tags.map((t) => t.tag), questions });
-  });
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      await new Promise((resolve) => server.close(resolve));
-      await pool.end();
-    },
-  };
-}
-
-async function main(): Promise<void> {
-  const admin = await mysql.createConnection({ uri: SERVER });
-  await admin.query(`DROP DATABASE IF EXISTS ${DB}`);
-  await admin.query(`CREATE DATABASE ${DB} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await admin.end();
-  const url = `${SERVER}/${DB}`;
-  const config = loadConfig({
-    DATABASE_URL: url,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-    COOKIE_SECRET: 'x'.repeat(32),
-    // Every request is still counted against the key; the budget is only too large to be spent.
-    RATE_LIMIT_POINTS: '1000000000',
-  });
-  const dataSource = await openDatabase(config.database);
-  const { source } = generateData({
-    users: 1000,
-    quizzes: 50,
-    questions: 10,
-    sessions: 20,
-    participation: 0.2,
-    seed: 1,
-  });
-  await loadData(dataSource, source);
-  const deps = createAppDeps(config, dataSource, createLogger('silent'));
-  const { secret } = await createApiKey(operatorContext(deps, 'bench'), {
-    host: 'localhost',
-    label: 'bench',
-  });
-  const [{ id: quizId }] = (await dataSource.query(
-    "SELECT id FROM quizzes WHERE visibility = 'public' AND nb_questions = 10 ORDER BY id LIMIT 1",
-  )) as { id: number }[];
-
-  const app = await startServer(deps);
-  const floor = await startFloor(url.replace(/^mariadb:/, 'mysql:'));
-  const query = `query ($id: ID!) { getQuiz(quizId: $id) { id title visibility survey tags creationDate lastChangeDate nbQuestions author { id firstName lastName pictureURL } questions { position type title media { type url } ... on MultipleChoicesOneGoodAnswerQuestion { propositions } ... on MultipleChoicesSeveralGoodAnswersQuestion { propositions } ... on FreeAnswerTextQuestion { tolerance caseSensitive } ... on FreeAnswerNumberQuestion { tolerance } } } }`;
-  const results = [
-    await autocannon('floor (Express + mysql2)', `${floor.url}/quiz?quizId=${quizId}`),
-    await autocannon('REST getQuiz', `${app.url}/getQuiz?quizId=${quizId}&apiKey=${secret}`),
-    await autocannon('GraphQL getQuiz', `${app.url}/graphql?apiKey=${secret}`, [
-      '-m',
-      'POST',
-      '-H',
-      'content-type=application/json',
-      '-b',
-      JSON.stringify({ query, variables: { id: String(quizId) } }),
-    ]),
   ];
-  await floor.close();
-  await app.close();
+}
 
-  const base = results[0];
-  process.stdout.write(
-    `getQuiz, quiz ${quizId} (10 questions), 10 connections, ${SECONDS} s each, MariaDB\n`,
+/** One request per target before any load: a target that answers errors is not measured. */
+async function check(target: Target): Promise<void> {
+  const res = await fetch(
+    target.url,
+    target.body
+      ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: target.body }
+      : undefined,
   );
-  process.stdout.write(
-    'target                      req/s    p50 ms  p99 ms  errors  req/s vs floor\n',
-  );
-  for (const r of results) {
-    process.stdout.write(
-      `${r.name.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${String(r.errors).padStart(7)}  ${(r.rps / base.rps).toFixed(2)}x\n`,
-    );
+  const text = await res.text();
+  const json = JSON.parse(text) as {
+    questions?: unknown[];
+    data?: { getQuiz?: { questions?: unknown[] } };
+  };
+  const questions = json.questions ?? json.data?.getQuiz?.questions;
+  if (res.status !== 200 || questions?.length !== 10) {
+    throw new Error(`${target.name}: ${res.status} ${text.slice(0, 500)}`);
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+/** The targets in another order for each round and connection count. */
+function rotated<T>(items: T[], by: number): T[] {
+  const k = by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+function printTable(quizId: number, targets: Target[], samples: Map<string, Measure[]>): void {
+  out(
+    `\ngetQuiz, quiz ${quizId} (10 questions), MariaDB; database pools: service ${POOL_SIZE}, floor ${POOL_SIZE} connections`,
+  );
+  out(
+    `${ROUNDS} round(s) × ${SECONDS} s per target and connection count (after ${RUN_WARM_UP_SECONDS} s autocannon warm-up each; ${WARM_UP_SECONDS} s per target first), interleaved, order rotated per round; medians over rounds, errors summed`,
+  );
+  out(
+    `${'conns'.padStart(5)}  ${'target'.padEnd(26)}${'req/s'.padStart(8)}${'min–max'.padStart(14)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'errors'.padStart(8)}${'× floor'.padStart(9)}${'GraphQL/REST'.padStart(14)}`,
+  );
+  const details: string[] = [];
+  for (const c of CONNECTIONS) {
+    const of = (name: string) => samples.get(`${c}|${name}`) ?? [];
+    const rps = (name: string) => median(of(name).map((m) => m.rps));
+    const floorRps = rps(FLOOR);
+    for (const t of targets) {
+      const runs = of(t.name);
+      const values = runs.map((m) => m.rps);
+      const errors = runs.reduce((sum, m) => sum + m.errors, 0);
+      const rest = t.name.startsWith('GraphQL') ? t.name.replace('GraphQL', 'REST') : undefined;
+      const vsRest = rest ? (rps(t.name) / rps(rest)).toFixed(2) : '';
+      const range = `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+      out(
+        `${String(c).padStart(5)}  ${t.name.padEnd(26)}${rps(t.name).toFixed(0).padStart(8)}${range.padStart(14)}${median(
+          runs.map((m) => m.p50),
+        )
+          .toFixed(1)
+          .padStart(8)}${median(runs.map((m) => m.p99))
+          .toFixed(1)
+          .padStart(
+            8,
+          )}${String(errors).padStart(8)}${(rps(t.name) / floorRps).toFixed(2).padStart(9)}${vsRest.padStart(14)}`.trimEnd(),
+      );
+      if (errors > 0) {
+        const byStatus = new Map<string, number>();
+        for (const m of runs) {
+          for (const [s, n] of Object.entries(m.statuses))
+            byStatus.set(s, (byStatus.get(s) ?? 0) + n);
+        }
+        details.push(
+          `${c} connections, ${t.name}: ${[...byStatus].map(([s, n]) => `${s} × ${n}`).join(', ')}`,
+        );
+      }
+    }
+  }
+  if (details.length > 0)
+    out(`errors by status (socket = timeouts and connection errors):\n  ${details.join('\n  ')}`);
+}
+
+async function main(): Promise<void> {
+  // BENCH_SERVICE_JS: a service already built elsewhere (to measure a variant), else the sources.
+  const mainJs = SERVICE_JS ?? (await buildService(BUILD_DIR));
+  const { apiKey, quizId } = await prepareDatabase();
+  log(`${DB}: generated; quiz ${quizId}`);
+  const service = await startService(mainJs, DB);
+  const compared = COMPARE_JS ? await startService(COMPARE_JS, DB) : undefined;
+  const floor = await startFloor(mysqlUri(DB), POOL_SIZE);
+  const samples = new Map<string, Measure[]>();
+  const targets: Target[] = [
+    { name: FLOOR, url: `${floor.url}/getQuiz?quizId=${quizId}&apiKey=${apiKey}` },
+    ...serviceTargets(service, '', apiKey, quizId),
+    ...(compared ? serviceTargets(compared, ' (compare)', apiKey, quizId) : []),
+  ];
+  try {
+    for (const t of targets) await check(t);
+    const total =
+      CONNECTIONS.length *
+      targets.length *
+      (WARM_UP_SECONDS + ROUNDS * (SECONDS + RUN_WARM_UP_SECONDS));
+    log(
+      `${targets.length} targets × ${CONNECTIONS.join(', ')} connections: about ${Math.ceil(total / 60)} min`,
+    );
+    for (const c of CONNECTIONS) {
+      for (const t of targets) await autocannon(t, c, WARM_UP_SECONDS);
+    }
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const [i, c] of CONNECTIONS.entries()) {
+        for (const t of rotated(targets, round + i)) {
+          const m = await autocannon(t, c, SECONDS, RUN_WARM_UP_SECONDS);
+          const key = `${c}|${t.name}`;
+          samples.set(key, [...(samples.get(key) ?? []), m]);
+          log(
+            `round ${round + 1}/${ROUNDS}, ${c} connections, ${t.name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.errors} errors`,
+          );
+        }
+      }
+    }
+  } finally {
+    await floor.close();
+    await service.stop();
+    await compared?.stop();
+  }
+  printTable(quizId, targets, samples);
+}
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  out(HELP);
+} else {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -11,6 +11,11 @@ export const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 40);
 export const ONLY_TIERS = (process.env.BENCH_TIERS ?? 'S,M').split(',').map((t) => t.trim());
 /** A second build (of an earlier commit, say) whose requests interleave with this build's. */
 export const COMPARE_JS = process.env.BENCH_COMPARE_JS;
+/** The throughput row of tier M (BENCH_THROUGHPUT=0 skips it). */
+export const THROUGHPUT = process.env.BENCH_THROUGHPUT !== '0';
+export const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 10);
+export const THROUGHPUT_ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
+export const THROUGHPUT_CONNECTIONS = 32;
 export const ROOT = path.resolve(__dirname, '../..');
 export const BUILD_DIR = path.join(os.tmpdir(), 'quiz-results-bench-build');
 export const PAGE_SIZE = 50;

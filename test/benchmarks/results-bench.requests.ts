@@ -6,14 +6,22 @@ import type { Prepared } from './results-bench.tiers';
 
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
+export interface HttpRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** `via`: another agent than the sequential one (the throughput runs open 32 sockets). */
 export function httpRequest(
-  url: string,
-  options: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  options: HttpRequest,
+  via: http.Agent = agent,
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      url,
-      { method: options.method, headers: options.headers, agent },
+      options.url,
+      { method: options.method, headers: options.headers, agent: via },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -48,7 +56,7 @@ export function aggregationOf(shape: Shape): { functions: string[]; groupBy: str
     : { functions: ['average'], groupBy: shape === 'byUser' ? 'user' : 'quiz' };
 }
 
-export async function restGetResults(service: Service, p: Prepared, c: Case): Promise<ServicePage> {
+export function restRequest(service: Service, p: Prepared, c: Case): HttpRequest {
   const query = new URLSearchParams({
     apiKey: p.apiKey,
     accessToken: p.token,
@@ -62,7 +70,11 @@ export async function restGetResults(service: Service, p: Prepared, c: Case): Pr
     query.set('aggregationFunctions', aggregation.functions.join(','));
     query.set('groupBy', aggregation.groupBy);
   }
-  const res = await httpRequest(`${service.url}/getResults?${query.toString()}`, { method: 'GET' });
+  return { url: `${service.url}/getResults?${query.toString()}`, method: 'GET' };
+}
+
+export async function restGetResults(service: Service, p: Prepared, c: Case): Promise<ServicePage> {
+  const res = await httpRequest(restRequest(service, p, c));
   if (res.status !== 200) throw new Error(`REST getResults ${res.status}: ${res.body}`);
   return JSON.parse(res.body) as ServicePage;
 }
@@ -74,11 +86,7 @@ export const GRAPHQL_QUERY = `query Results($u: ID!, $q: ID!, $rt: [ResultType!]
   }
 }`;
 
-export async function graphqlGetResults(
-  service: Service,
-  p: Prepared,
-  c: Case,
-): Promise<ServicePage> {
+export function graphqlRequest(service: Service, p: Prepared, c: Case): HttpRequest {
   const aggregation = aggregationOf(c.shape);
   const body = JSON.stringify({
     query: GRAPHQL_QUERY,
@@ -91,7 +99,8 @@ export async function graphqlGetResults(
       n: PAGE_SIZE,
     },
   });
-  const res = await httpRequest(`${service.url}/graphql`, {
+  return {
+    url: `${service.url}/graphql`,
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -99,7 +108,15 @@ export async function graphqlGetResults(
       authorization: `Bearer ${p.token}`,
     },
     body,
-  });
+  };
+}
+
+export async function graphqlGetResults(
+  service: Service,
+  p: Prepared,
+  c: Case,
+): Promise<ServicePage> {
+  const res = await httpRequest(graphqlRequest(service, p, c));
   const json = JSON.parse(res.body) as { data?: { getResults: ServicePage }; errors?: unknown };
   if (res.status !== 200 || json.errors || !json.data) {
     throw new Error(`GraphQL getResults ${res.status}: ${res.body}`);

@@ -8,6 +8,7 @@ import {
   RUNS,
   SHAPE_LABEL,
   SHAPES,
+  THROUGHPUT,
   timed,
   WARM_UP,
   type Case,
@@ -20,6 +21,7 @@ import { explainTierM } from './results-bench.explain';
 import { compare, floorRun, stmtRun } from './results-bench.floor';
 import { startService } from './results-bench.process';
 import { graphqlGetResults, restGetResults } from './results-bench.requests';
+import { benchThroughput, type ThroughputReport } from './results-bench.throughput';
 import { prepareTier } from './results-bench.tiers';
 
 export interface TierReport {
@@ -33,6 +35,8 @@ export interface TierReport {
   explainOk?: boolean;
   /** Median of a request on the empty user set, per transport: what no request goes below. */
   fixedMs: Record<'REST' | 'GraphQL', number>;
+  /** Tier M only: requests per second under 32 concurrent connections. */
+  throughput?: ThroughputReport;
 }
 
 export async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<TierReport> {
@@ -46,6 +50,7 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
   const mismatches: string[] = [];
   let bigCaseMb: { mb: number; exact: boolean } | undefined;
   const fixedMs = { REST: NaN, GraphQL: NaN };
+  let throughput: ThroughputReport | undefined;
   try {
     // The first requests of a fresh process run unoptimized code: warm it before timing anything.
     const smallest: Case = {
@@ -135,6 +140,9 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
         if (big) bigCaseMb = service.rss.windowPeakMb();
       }
     }
+    if (tier.name === 'M' && THROUGHPUT) {
+      throughput = await benchThroughput(tier, p, service, compared);
+    }
   } finally {
     await conn.end();
   }
@@ -151,5 +159,6 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
     answers: p.answers,
     explainOk,
     fixedMs,
+    throughput,
   };
 }

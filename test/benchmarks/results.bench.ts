@@ -38,9 +38,16 @@
  * - EXPLAIN of the service's statement (resultsInsertStatement: the results query as the set
  *   store writes it) for a 100-user set on tier M, with a check that answers is read through an
  *   ix_answers_* index, never scanned whole.
+ * - Throughput (tier M, BENCH_THROUGHPUT=0 skips it): the 100 users × 10 quizzes set, avg by
+ *   user, requested by 32 connections in a closed loop for BENCH_THROUGHPUT_SECONDS (10) per
+ *   target, REST, GraphQL and the floor's statement on 32 mysql2 connections, interleaved over
+ *   BENCH_THROUGHPUT_ROUNDS (3) rounds in a rotated order after 2 s of warm-up per target;
+ *   medians of requests per second (successes only), latency p50/p99, errors by status (the
+ *   service's pool and admission control apply: what they turn away shows as 503).
  * - `--help` prints these options. Modules: results-bench.config (options, tiers, shapes),
  *   .tiers (databases), .process (the service and its RSS), .requests (REST, GraphQL), .floor
- *   (the floor and the service's statement alone), .explain, .tier-run (one tier's cases).
+ *   (the floor and the service's statement alone), .explain, .tier-run (one tier's cases),
+ *   .throughput (the concurrent row).
  */
 import 'reflect-metadata';
 import {
@@ -58,6 +65,7 @@ import {
 import { buildService } from './results-bench.process';
 import { agent } from './results-bench.requests';
 import { benchTier, type TierReport } from './results-bench.tier-run';
+import { printThroughput } from './results-bench.throughput';
 
 async function main(): Promise<void> {
   // BENCH_SERVICE_JS: a service already built elsewhere (to compare a variant), else the sources.
@@ -98,6 +106,7 @@ async function main(): Promise<void> {
     );
     for (const m of report.mismatches) out(`MISMATCH service vs floor: ${m}`);
   }
+  for (const report of reports) if (report.throughput) printThroughput(report.throughput);
   const m = reports.find((r) => r.tier.name === 'M');
   if (m) {
     const service = m.rows.filter((r) => r.transport === 'REST' || r.transport === 'GraphQL');
@@ -144,6 +153,9 @@ const HELP = `npm run bench:results  (options are environment variables)
   BENCH_REUSE=1       keep quiz_bench_tier_* when it holds the tier already
   BENCH_RUNS          timed runs per case and transport (default 9)
   BENCH_WARM_UP       warm-up requests per transport (default 40)
+  BENCH_THROUGHPUT=0  skip the throughput row of tier M
+  BENCH_THROUGHPUT_SECONDS  seconds per throughput run (default 10)
+  BENCH_THROUGHPUT_ROUNDS   throughput rounds (default 3)
   BENCH_SERVICE_JS    a service built elsewhere, instead of compiling the sources
   BENCH_COMPARE_JS    a second build whose requests interleave with this one's`;
 

@@ -1,0 +1,96 @@
+/**
+ * The floor of getQuiz: what the contract asks of any implementation and nothing more, in bare
+ * Express + mysql2. The API key is found by its hash in the same database (as the service stores
+ * it) and must be unrevoked and bound to the caller's host; then the quiz with its author, its
+ * tags and its questions are read and sent as JSON.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Request, type Response } from 'express';
+import mysql from 'mysql2/promise';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** The contract's host binding: Origin (else Referer) host, else the client IP; localhost is loopback. */
+function hostMatches(bound: string, req: Request): boolean {
+  const origin = req.get('origin') ?? req.get('referer');
+  if (origin) {
+    const host = new URL(origin).hostname;
+    return host === bound || host.endsWith(`.${bound}`);
+  }
+  const ip = req.socket.remoteAddress ?? '';
+  return ip === bound || (bound === 'localhost' && LOOPBACK.has(ip));
+}
+
+export async function startFloor(
+  uri: string,
+  poolSize: number,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const pool = mysql.createPool({ uri, connectionLimit: poolSize, timezone: 'Z' });
+  const app = express();
+  const getQuiz = async (req: Request, res: Response): Promise<void> => {
+    const presented =
+      req.get('x-api-key') ?? (typeof req.query.apiKey === 'string' ? req.query.apiKey : '');
+    if (!presented) {
+      res.status(400).json({ type: 'MissingParameterException', parameterName: 'apiKey' });
+      return;
+    }
+    const keyHash = createHash('sha256').update(presented, 'utf8').digest('hex');
+    const [[key]] = await pool.query<mysql.RowDataPacket[]>(
+      'SELECT id, host, revoked_at FROM api_keys WHERE key_hash = ?',
+      [keyHash],
+    );
+    if (!key || key.revoked_at !== null || !hostMatches(String(key.host), req)) {
+      res.status(401).json({ type: 'UnauthorizedOperationException' });
+      return;
+    }
+    const id = Number(req.query.quizId);
+    const [[quiz], [tags], [questions]] = await Promise.all([
+      pool.query<mysql.RowDataPacket[]>(
+        `SELECT q.*, u.first_name, u.last_name, u.picture_url FROM quizzes q JOIN users u ON u.id = q.author_id WHERE q.id = ?`,
+        [id],
+      ),
+      pool.query<mysql.RowDataPacket[]>(
+        'SELECT tag FROM quiz_tags WHERE quiz_id = ? ORDER BY position',
+        [id],
+      ),
+      pool.query<mysql.RowDataPacket[]>(
+        'SELECT * FROM questions WHERE quiz_id = ? ORDER BY position',
+        [id],
+      ),
+    ]);
+    const row = quiz[0];
+    if (!row) {
+      res.status(404).json({ type: 'BadParameterException', parameterName: 'quizId' });
+      return;
+    }
+    // No access token here: a private quiz is refused, as the contract requires.
+    if (row.visibility !== 'public') {
+      res.status(401).json({ type: 'UnauthorizedOperationException' });
+      return;
+    }
+    res.json({ ...row, tags: tags.map((t) => t.tag), questions });
+  };
+  // Handlers still waiting for the pool when the load stops (their client gone): close waits for them.
+  let inFlight = 0;
+  app.get('/getQuiz', async (req, res) => {
+    inFlight += 1;
+    try {
+      await getQuiz(req, res);
+    } finally {
+      inFlight -= 1;
+    }
+  });
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await pool.end();
+    },
+  };
+}

@@ -55,6 +55,11 @@ export interface Config {
   /** Largest computed cost of a GraphQL document. */
   graphqlMaxCost: number;
   /**
+   * How long an instance keeps a looked-up API key and token (0: never). Each request's rate-limit
+   * charge still reads whether the key is in force, so revocation is never delayed by it.
+   */
+  credentialsCacheSeconds: number;
+  /**
    * Live results (contract.md §10): how often watched sessions' change markers are read, and how
    * long a WebSocket connection may stay without a subscription.
    */
@@ -253,6 +258,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       windowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
     },
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 10_000_000),
+    credentialsCacheSeconds: integer(env, 'CREDENTIALS_CACHE_SECONDS', 60, 0, 3600),
     live: {
       pollIntervalMs: integer(env, 'LIVE_POLL_INTERVAL_MS', 100, 10, 60_000),
       idleTimeoutSeconds: integer(env, 'LIVE_IDLE_TIMEOUT_SECONDS', 60, 1, 86400),

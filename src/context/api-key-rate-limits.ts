@@ -1,4 +1,5 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { KeyCheck } from '../db/rate-limit.store';
 
 /** An API key's budget after a request was charged (contract.md §11). */
 export interface RateLimitState {
@@ -21,13 +22,23 @@ export class ApiKeyRateLimits {
     private readonly windowSeconds: number,
   ) {}
 
-  /** Spends `points` of the key's budget; `exceeded` when the request goes over it. */
-  async consume(apiKeyId: number, points: number): Promise<RateLimitState & { exceeded: boolean }> {
+  /**
+   * Spends `points` of the key's budget; `exceeded` when the request goes over it. With
+   * `confirmKey`, `keyInForce` tells whether the key is still in force, when the store read it in
+   * the same exchange (MySQL/MariaDB); undefined otherwise.
+   */
+  async consume(
+    apiKeyId: number,
+    points: number,
+    options: { confirmKey: boolean } = { confirmKey: false },
+  ): Promise<RateLimitState & { exceeded: boolean; keyInForce?: boolean }> {
     this.store ??= this.openStore();
     let res: RateLimiterRes;
     let exceeded = false;
+    // The library hands its options to the store's upsert; the store writes its answer back here.
+    const check: KeyCheck = options.confirmKey ? { confirmKeyId: apiKeyId } : {};
     try {
-      res = await this.store.consume(String(apiKeyId), points);
+      res = await this.store.consume(String(apiKeyId), points, check);
     } catch (error) {
       // The library rejects with its result when the budget is spent, with an Error when the
       // store fails (that one is the database's, reported as such).
@@ -41,6 +52,7 @@ export class ApiKeyRateLimits {
       remaining: exceeded ? 0 : res.remainingPoints,
       resetSeconds: Math.max(1, Math.ceil(ms / 1000)),
       exceeded,
+      keyInForce: check.keyInForce,
     };
   }
 }

@@ -9,6 +9,7 @@ import { createDatabaseSessionChangeFeed, type SessionChangeFeed } from './sessi
 import { KeyUsageRecorder } from './key-usage.recorder';
 import { ApiKeyRateLimits } from './api-key-rate-limits';
 import { createLoaders, type Loaders } from './loaders';
+import { CredentialsCache } from './credentials.cache';
 
 /** Who is asking. An operator is the command line: trusted, outside the API's permission policy. */
 export type Requester = PolicyRequester;
@@ -28,6 +29,11 @@ export interface AppDeps {
    * its commit so that this instance's subscribers hear at once; the others read the markers.
    */
   sessionChanges: SessionChangeFeed;
+  /**
+   * Recently looked-up credentials, on MySQL/MariaDB where a lookup is a round trip (SQLite reads
+   * them in process); undefined when disabled.
+   */
+  credentialsCache?: CredentialsCache;
 }
 
 export function createAppDeps(config: Config, dataSource: DataSource, logger: Logger): AppDeps {
@@ -41,7 +47,19 @@ export function createAppDeps(config: Config, dataSource: DataSource, logger: Lo
   const sessionChanges = createDatabaseSessionChangeFeed(db, logger, {
     intervalMs: config.live.pollIntervalMs,
   });
-  return { config, db, logger, keyUsage: new KeyUsageRecorder(), rateLimits, sessionChanges };
+  const credentialsCache =
+    db.dialect.name === 'mysql' && config.credentialsCacheSeconds > 0
+      ? new CredentialsCache(config.credentialsCacheSeconds * 1000)
+      : undefined;
+  return {
+    config,
+    db,
+    logger,
+    keyUsage: new KeyUsageRecorder(),
+    rateLimits,
+    sessionChanges,
+    credentialsCache,
+  };
 }
 
 export interface RequestContext extends AppDeps {
@@ -51,6 +69,11 @@ export interface RequestContext extends AppDeps {
   requester: Requester;
   /** Batch loaders of this request, shared by both transports. */
   loaders: Loaders;
+  /**
+   * The API key was read from this instance's credentials cache: the request's rate-limit charge
+   * must confirm it is still in force before any work.
+   */
+  keyFromCache: boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -62,13 +85,14 @@ export function requestIdFrom(header: string | undefined): string {
 
 export function createRequestContext(
   deps: AppDeps,
-  fields: { requestId?: string; operation: string; requester: Requester },
+  fields: { requestId?: string; operation: string; requester: Requester; keyFromCache?: boolean },
 ): RequestContext {
   return {
     ...deps,
     requestId: fields.requestId ?? randomUUID(),
     operation: fields.operation,
     requester: fields.requester,
+    keyFromCache: fields.keyFromCache ?? false,
     loaders: createLoaders(deps.db, fields.requester),
     logger: deps.logger.child({ requestId: fields.requestId, operation: fields.operation }),
   };

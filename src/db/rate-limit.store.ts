@@ -11,6 +11,15 @@ export interface RateLimitWindow {
   durationSeconds: number;
 }
 
+/**
+ * Options of a charge that also confirms a key (`confirmKeyId`): the MySQL store reads whether
+ * the key is in force in the same exchange and sets `keyInForce`.
+ */
+export interface KeyCheck {
+  confirmKeyId?: number;
+  keyInForce?: boolean;
+}
+
 /** The table of the counters (migration RateLimits); expired rows are purged by the maintenance job. */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
@@ -35,7 +44,13 @@ class OneExchangeMySQLStore extends RateLimiterMySQL {
   }
 
   /** The library's upsert: the counter's row after adding `points` (or setting them). */
-  _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<unknown> {
+  _upsert(
+    key: string,
+    points: number,
+    msDuration: number,
+    forceExpire = false,
+    options: KeyCheck = {},
+  ): Promise<unknown> {
     const now = Date.now();
     const expire = msDuration > 0 ? now + msDuration : null;
     const upsert = forceExpire
@@ -50,13 +65,21 @@ class OneExchangeMySQLStore extends RateLimiterMySQL {
                                         expire = IF(expire <= ?, ?, expire)`,
           params: [key, points, expire, now, points, points, now, expire],
         };
+    const { confirmKeyId } = options;
     return this.db.batches(async (run) => {
-      const [, , rows] = await run([
+      const [, , rows, , keys] = await run([
         { sql: 'START TRANSACTION', params: [] },
         upsert,
         { sql: `SELECT points, expire FROM ${RATE_LIMIT_TABLE} WHERE \`key\` = ?`, params: [key] },
         { sql: 'COMMIT', params: [] },
+        ...(confirmKeyId === undefined
+          ? []
+          : [{ sql: 'SELECT revoked_at FROM api_keys WHERE id = ?', params: [confirmKeyId] }]),
       ]);
+      if (confirmKeyId !== undefined) {
+        const [found] = keys as { revoked_at: unknown }[];
+        options.keyInForce = found !== undefined && found.revoked_at === null;
+      }
       return rows;
     });
   }

@@ -5,7 +5,7 @@ import {
   type RequestContext,
 } from '../../context/request-context';
 import { toServiceApiError } from '../../errors';
-import { authenticateRequest } from '../../services/auth/credentials.service';
+import { authenticateCredentials } from '../../services/auth/credentials.service';
 import { credentialsFrom, type CredentialCarrier } from '../credentials.reader';
 import {
   runOperation,
@@ -64,14 +64,21 @@ export async function buildGraphQLContext(
   requestId: string,
 ): Promise<GraphQLContext> {
   try {
-    const requester = await authenticateRequest(deps, {
-      operation: 'graphql',
-      ...credentialsFrom('graphql', headerCredentials(req), req.query),
-      origin: req.get('origin'),
-      referer: req.get('referer'),
-      clientIp: req.ip,
-    });
-    return { ctx: createRequestContext(deps, { requestId, operation: 'graphql', requester }) };
+    const { requester, keyFromCache } = await authenticateCredentials(
+      deps,
+      {
+        operation: 'graphql',
+        ...credentialsFrom('graphql', headerCredentials(req), req.query),
+        origin: req.get('origin'),
+        referer: req.get('referer'),
+        clientIp: req.ip,
+      },
+      // No resolver runs before the document is charged (graphql.limits), which confirms a cached key.
+      { cached: true },
+    );
+    return {
+      ctx: createRequestContext(deps, { requestId, operation: 'graphql', requester, keyFromCache }),
+    };
   } catch (error) {
     // The HTTP status says why.
     throw graphQLErrorOf(toServiceApiError(error, 'graphql', requestId));

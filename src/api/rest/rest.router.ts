@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { createRequestContext, type AppDeps } from '../../context/request-context';
 import { Errors } from '../../errors';
-import { authenticateRequest } from '../../services/auth/credentials.service';
+import { authenticateCredentials } from '../../services/auth/credentials.service';
 import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { credentialsFrom } from '../credentials.reader';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
@@ -58,17 +58,23 @@ export function restRouter(
       if (allow) throw Errors.methodNotAllowed(name, req.method, allow);
     }
     const params = mergeBody(name, req.query as QueryParams, req.body);
-    const requester = await authenticateRequest(deps, {
-      operation: name,
-      ...credentialsFrom(name, params),
-      origin: req.get('origin'),
-      referer: req.get('referer'),
-      clientIp: req.ip,
-    });
+    const { requester, keyFromCache } = await authenticateCredentials(
+      deps,
+      {
+        operation: name,
+        ...credentialsFrom(name, params),
+        origin: req.get('origin'),
+        referer: req.get('referer'),
+        clientIp: req.ip,
+      },
+      // Charged below before any work: the charge confirms a cached key.
+      { cached: true },
+    );
     const ctx = createRequestContext(deps, {
       requestId: res.locals.requestId as string,
       operation: name,
       requester,
+      keyFromCache,
     });
     res.locals.ctx = ctx;
     await chargeRequest(ctx, operationCost(name).points, (state) => {

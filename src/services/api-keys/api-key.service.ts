@@ -87,5 +87,7 @@ export async function revokeApiKey(ctx: RequestContext, id: number): Promise<Api
     apiKey.revokedAt = new Date();
     await keys.save(apiKey);
   }
+  // Other instances learn it from their next charge of the key (credentials.cache.ts).
+  ctx.credentialsCache?.forgetKey(apiKey.id);
   return apiKey;
 }

@@ -25,28 +25,31 @@ function acceptApiKey(apiKey: StoredKey | null, credentials: PresentedCredential
   return apiKey;
 }
 
-/**
- * Who is asking: anonymous with a valid key, or the token's user. A token that is unknown,
- * expired or was issued for another key is refused (401), never silently ignored.
- */
-export async function authenticateRequest(
-  deps: AppDeps,
-  credentials: PresentedCredentials,
-): Promise<Requester> {
-  return (await authenticateCredentials(deps, credentials)).requester;
-}
-
 /** Who is asking, and until when: what a connection that outlives one request needs. */
 export interface Authenticated {
+  /**
+   * Anonymous with a valid key, or the token's user. A token that is unknown, expired or was
+   * issued for another key is refused (401), never silently ignored.
+   */
   requester: Requester;
   /** When the access token expires (milliseconds since the epoch); null without a token. */
   tokenExpiresAt: number | null;
+  /**
+   * The key came from the instance's credentials cache: whoever serves the request must have its
+   * rate-limit charge confirm the key is still in force (rate-limit.service) before any work.
+   */
+  keyFromCache: boolean;
 }
 
-/** authenticateRequest, telling also when the token expires (a subscription ends then). */
+/**
+ * Who is asking. `cached`: the key and token may come from the credentials cache, for requests
+ * that are charged before any work (REST and GraphQL requests); a connection that outlives its
+ * requests reads them from the database.
+ */
 export async function authenticateCredentials(
   deps: AppDeps,
   credentials: PresentedCredentials,
+  options: { cached: boolean } = { cached: false },
 ): Promise<Authenticated> {
   const { operation } = credentials;
   if (!credentials.apiKey) throw Errors.missingParameter(operation, 'apiKey');
@@ -54,15 +57,25 @@ export async function authenticateCredentials(
     credentials.accessToken === undefined || credentials.accessToken === ''
       ? undefined
       : tokenFromParameter(credentials.accessToken);
-  const { key: storedKey, token } = await findCredentials(
-    deps.db.writeRows,
-    hashSecret(credentials.apiKey),
-    presentedToken === undefined ? null : hashSecret(presentedToken),
-  );
+  const keyHash = hashSecret(credentials.apiKey);
+  const tokenHash = presentedToken === undefined ? null : hashSecret(presentedToken);
+  const cache = options.cached ? deps.credentialsCache : undefined;
+  const cached = cache?.get(keyHash, tokenHash);
+  const { key: storedKey, token } =
+    cached ?? (await findCredentials(deps.db.writeRows, keyHash, tokenHash));
   const apiKey = acceptApiKey(storedKey, credentials);
+  // Only a key in force is kept, with the token found beside it (or none presented).
+  if (cache && !cached && (presentedToken === undefined || token)) {
+    cache.set(keyHash, tokenHash, { key: apiKey, token });
+  }
+  const keyFromCache = cached !== undefined;
   deps.keyUsage.touch(apiKey.id);
   if (presentedToken === undefined) {
-    return { requester: { kind: 'anonymous', apiKeyId: apiKey.id }, tokenExpiresAt: null };
+    return {
+      requester: { kind: 'anonymous', apiKeyId: apiKey.id },
+      tokenExpiresAt: null,
+      keyFromCache,
+    };
   }
   if (!token) throw Errors.unauthenticated(operation, 'the access token is invalid');
   // Written so that an unreadable expiry (NaN) counts as expired.
@@ -74,6 +87,7 @@ export async function authenticateCredentials(
   return {
     requester: { kind: 'user', apiKeyId: apiKey.id, userId: token.userId },
     tokenExpiresAt: token.expiresAt,
+    keyFromCache,
   };
 }
 

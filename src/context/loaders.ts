@@ -22,6 +22,8 @@ import type { PolicyRequester, UserFacts } from '../domain/policy/access.policy'
  * author, tags and questions) also travel together, in one exchange with the database.
  */
 export interface Loaders {
+  /** The request's reader of raw rows: reads of one turn travel together (row-reads.ts). */
+  reader: RowReader;
   userById: DataLoader<number, User | null>;
   /** The facts the policy needs to decide whether the requester sees a user's details. */
   userFacts: DataLoader<number, UserFacts>;
@@ -170,6 +172,7 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
   });
 
   return {
+    reader,
     userById,
     userFacts,
     quizById,

@@ -1,6 +1,7 @@
-import { In } from 'typeorm';
 import type { RequestContext } from '../../context/request-context';
 import { DataSet } from '../../db/entities/data-set.entity';
+import { entityRows } from '../../db/entity-rows';
+import { entitiesWhereIn } from '../../db/sql/entity-reads.sql';
 import { dataSetReadDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { rememberDataSet, rememberedDataSet } from './data-set.cache';
@@ -32,7 +33,10 @@ async function dataSetHeaders(
     else if (!missing.includes(id)) missing.push(id);
   }
   if (missing.length > 0) {
-    for (const set of await ctx.db.write.getRepository(DataSet).findBy({ id: In(missing) })) {
+    const sets = entityRows(ctx.db.write, DataSet);
+    const { sql, params } = entitiesWhereIn(ctx.db.dialect, sets, 'id', missing);
+    for (const row of await ctx.db.writeRows.rows(sql, params)) {
+      const set = sets.fromRow(row);
       rememberDataSet(ctx.db.write, set);
       headers.set(set.id, set);
     }

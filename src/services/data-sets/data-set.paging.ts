@@ -51,5 +51,5 @@ export async function pageOf(
   if (lastPosition < firstPosition) return pageFrom(set, index, []);
   const { sql, params } = pageRowsStatement(set.itemType, set.id, firstPosition, lastPosition);
   // The write handle: a set this instance has just made is read back at once.
-  return pageFrom(set, index, (await ctx.db.write.query(sql, params)) as ResultRow[]);
+  return pageFrom(set, index, await ctx.db.writeRows.rows<ResultRow>(sql, params));
 }

@@ -62,12 +62,12 @@ export async function userGroupItems(
   ids: readonly number[],
 ): Promise<UserGroupView[]> {
   if (ids.length === 0) return [];
-  const rows = (await ctx.db.read.query(
+  const rows = await ctx.loaders.reader.rows<{ id: unknown; name: string; nb: unknown }>(
     `SELECT g.id AS id, g.name AS name,
             (SELECT COUNT(*) FROM user_group_members m WHERE m.group_id = g.id) AS nb
        FROM user_groups g WHERE g.id IN (${ctx.db.dialect.placeholders(ids.length)})`,
     [...ids],
-  )) as { id: unknown; name: string; nb: unknown }[];
+  );
   const byId = new Map(
     rows.map((row) => [
       toNumber(row.id),

@@ -26,18 +26,24 @@ const MAX_STATEMENTS_PER_EXCHANGE = 32;
 function mysqlDirectReader(source: DataSource): RowReader {
   return {
     rows: <T extends object>(sql: string, params: readonly unknown[] = []) =>
-      withStatementBatches(source, async (run) => {
-        const [rows] = await run([{ sql, params: [...params] }]);
-        return rows as T[];
-      }),
+      withStatementBatches(
+        source,
+        async (run) => {
+          const [rows] = await run([{ sql, params: [...params] }]);
+          return rows as T[];
+        },
+        'reads',
+      ),
   };
 }
 
 /** Sends the reads as one exchange; if it fails, each alone, so each gets its own answer. */
 async function sendTogether(source: DataSource, reads: readonly PendingRead[]): Promise<void> {
   try {
-    const results = await withStatementBatches(source, (run) =>
-      run(reads.map((read) => read.statement)),
+    const results = await withStatementBatches(
+      source,
+      (run) => run(reads.map((read) => read.statement)),
+      'reads',
     );
     reads.forEach((read, index) => read.resolve(results[index] as object[]));
   } catch (error) {

@@ -46,7 +46,13 @@ interface MysqlDriverInternals {
   createConnectionOptions(options: object, credentials: object): object | Promise<object>;
 }
 
-const pools = new WeakMap<DataSource, Promise<BatchPool>>();
+/**
+ * What a batch pool serves: `writes` (transactions that commit, whose connections wait on the
+ * log flush) or `reads` (plain SELECTs), so that a read never queues behind a commit.
+ */
+export type BatchPoolRole = 'writes' | 'reads';
+
+const pools = new WeakMap<DataSource, Map<BatchPoolRole, Promise<BatchPool>>>();
 
 /**
  * The data source's pool of connections that accept several statements in one exchange. Only
@@ -54,12 +60,17 @@ const pools = new WeakMap<DataSource, Promise<BatchPool>>();
  * by mysql2; every other query keeps the driver's own single-statement pool. Its options are
  * the driver's own (host, credentials, TLS, charset, timezone, pool size), so both pools agree.
  */
-function batchPool(dataSource: DataSource): Promise<BatchPool> {
+function batchPool(dataSource: DataSource, role: BatchPoolRole): Promise<BatchPool> {
   // A pool opened after destroy() would never be closed, and would keep the process alive.
   if (!dataSource.isInitialized) {
     return Promise.reject(new Error('the data source is not initialized'));
   }
-  let pool = pools.get(dataSource);
+  let byRole = pools.get(dataSource);
+  if (!byRole) {
+    byRole = new Map();
+    pools.set(dataSource, byRole);
+  }
+  let pool = byRole.get(role);
   if (!pool) {
     const driver = dataSource.driver as unknown as MysqlDriverInternals;
     pool = Promise.resolve(
@@ -90,8 +101,8 @@ function batchPool(dataSource: DataSource): Promise<BatchPool> {
       return created;
     });
     // A failed opening is not kept: the next batch tries again.
-    pool.catch(() => pools.delete(dataSource));
-    pools.set(dataSource, pool);
+    pool.catch(() => byRole.delete(role));
+    byRole.set(role, pool);
   }
   return pool;
 }
@@ -113,8 +124,9 @@ function connectionOf(pool: BatchPool): Promise<BatchConnection> {
 export async function withStatementBatches<T>(
   dataSource: DataSource,
   work: (run: BatchRunner) => Promise<T>,
+  role: BatchPoolRole = 'writes',
 ): Promise<T> {
-  const connection = await connectionOf(await batchPool(dataSource));
+  const connection = await connectionOf(await batchPool(dataSource, role));
   const run: BatchRunner = (statements) => {
     const sql = statements
       .map((statement) => {
@@ -154,14 +166,18 @@ export async function withStatementBatches<T>(
   }
 }
 
-/** Closes the data source's batch pool, if it opened one. */
+/** Closes the data source's batch pools, if it opened any. */
 export async function closeStatementBatches(dataSource: DataSource): Promise<void> {
-  const pool = pools.get(dataSource);
-  if (!pool) return;
+  const byRole = pools.get(dataSource);
+  if (!byRole) return;
   pools.delete(dataSource);
-  const opened = await pool.catch(() => undefined);
-  if (!opened) return;
-  await new Promise<void>((resolve, reject) =>
-    opened.end((error) => (error ? reject(error) : resolve())),
+  await Promise.all(
+    [...byRole.values()].map(async (pool) => {
+      const opened = await pool.catch(() => undefined);
+      if (!opened) return;
+      await new Promise<void>((resolve, reject) =>
+        opened.end((error) => (error ? reject(error) : resolve())),
+      );
+    }),
   );
 }

@@ -1,14 +1,19 @@
 /**
  * The floor of getQuiz: what the contract asks of any implementation and nothing more, in bare
  * Express + mysql2. The API key is found by its hash in the same database (as the service stores
- * it) and must be unrevoked and bound to the caller's host; then the quiz with its author, its
- * tags and its questions are read and sent as JSON.
+ * it) and must be unrevoked and bound to the caller's host; the request is counted against the
+ * key's rate limit in the same database (contract §11: every instance shares the count), by one
+ * upsert; then the quiz with its author, its tags and its questions are read and sent as JSON.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import mysql from 'mysql2/promise';
+
+/** The service's budget in the benchmark (startService): counted, never spent. */
+const RATE_LIMIT_POINTS = 1_000_000_000;
+const WINDOW_MS = 60_000;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -43,6 +48,19 @@ export async function startFloor(
     );
     if (!key || key.revoked_at !== null || !hostMatches(String(key.host), req)) {
       res.status(401).json({ type: 'UnauthorizedOperationException' });
+      return;
+    }
+    // The contract's rate limit, counted in the database every instance shares: one statement,
+    // the window's count read back through LAST_INSERT_ID (0 when the row was just inserted).
+    const now = Date.now();
+    const [charged] = await pool.query<mysql.ResultSetHeader>(
+      `INSERT INTO rate_limits (\`key\`, points, expire) VALUES (?, 1, ?)
+       ON DUPLICATE KEY UPDATE points = LAST_INSERT_ID(IF(expire <= ?, 1, points + 1)),
+                               expire = IF(expire <= ?, ?, expire)`,
+      [`floor:${key.id}`, now + WINDOW_MS, now, now, now + WINDOW_MS],
+    );
+    if ((charged.insertId || 1) > RATE_LIMIT_POINTS) {
+      res.status(429).json({ type: 'TooManyRequestsException' });
       return;
     }
     const id = Number(req.query.quizId);

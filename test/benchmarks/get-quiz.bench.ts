@@ -1,8 +1,8 @@
 /**
  * getQuiz throughput: REST and GraphQL against the floor, a bare Express + mysql2 handler that
  * does what the contract asks of any implementation (API key found by its hash in the same
- * database, unrevoked, bound to the caller's host; then the quiz, its author, tags and
- * questions, as JSON). Run with `npm run bench:get-quiz`; needs MariaDB on 127.0.0.1:3306.
+ * database, unrevoked, bound to the caller's host; the request counted against the key's rate
+ * limit in that database, one upsert; then the quiz, its author, tags and questions, as JSON). Run with `npm run bench:get-quiz`; needs MariaDB on 127.0.0.1:3306.
  *
  * - Data: generated (1,000 users, 50 quizzes of 10 questions, seed 1) into quiz_bench_get_quiz,
  *   dropped and made again every run; an API key bound to localhost; the first public quiz with

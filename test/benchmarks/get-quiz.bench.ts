@@ -8,7 +8,8 @@
  *   dropped and made again every run; an API key bound to localhost; the first public quiz with
  *   10 questions. GraphQL asks for every field of the quiz and its questions.
  * - The service runs in a child process, the current sources compiled by tsc into its own
- *   folder (os.tmpdir()/quiz-get-quiz-bench-build), with RATE_LIMIT_POINTS too large to be spent
+ *   folder (os.tmpdir()/quiz-get-quiz-bench-build), logging one line per request at LOG_LEVEL
+ *   info (BENCH_LOG_LEVEL) into a pipe, with RATE_LIMIT_POINTS too large to be spent
  *   (every request is still charged). BENCH_SERVICE_JS runs a build made elsewhere instead, and
  *   BENCH_COMPARE_JS a second build beside it, as the rows "REST (compare)", "GraphQL (compare)".
  *   The floor runs in the benchmark's process with the service's pool size (DATABASE_POOL_SIZE).

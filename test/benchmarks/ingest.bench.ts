@@ -8,7 +8,7 @@
  *   40 quizzes of 20 questions (seed 1); an API key bound to localhost and a token of the first
  *   teacher, who owns every session and writes every answer.
  * - The service: the current sources compiled by tsc into a temporary folder (BENCH_SERVICE_JS
- *   runs a build made elsewhere), in a child process, production mode, LOG_LEVEL=warn,
+ *   runs a build made elsewhere), in a child process, production mode, LOG_LEVEL=info (BENCH_LOG_LEVEL),
  *   RATE_LIMIT_POINTS=1e9 (every request is still counted against the key). RSS read from
  *   /proc/<pid>/status (VmRSS) every 250 ms of each service phase. BENCH_CPU_PROF=<dir> runs it
  *   under `node --cpu-prof` and leaves the profile there.

@@ -107,7 +107,8 @@ export async function startService(
       NODE_PATH: path.join(ROOT, 'node_modules'),
       DATABASE_URL: `${SERVER}/${db}`,
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
+      // The production default: one line per request, written to a pipe as a container's log is.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       HOST: '127.0.0.1',
       PORT: '0',
       COOKIE_SECRET: 'b'.repeat(32),
@@ -123,7 +124,11 @@ export async function startService(
     const onData = (chunk: Buffer) => {
       text += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1] as string);
+      if (!match) return;
+      resolve(match[1] as string);
+      // From here on the log is read and dropped.
+      child.stdout?.off('data', onData);
+      child.stdout?.resume();
     };
     child.stdout?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${text}`)));

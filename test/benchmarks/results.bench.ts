@@ -7,7 +7,8 @@
  *   (10,000 users, 500 quizzes of 20 questions, 1,000 sessions, 1% participation, about 1M
  *   answers), seed 1, in quiz_bench_tier_s / quiz_bench_tier_m (dropped and generated again,
  *   unless BENCH_REUSE=1 and they hold the tier already).
- * - The service runs in a child process (the current sources compiled by tsc into a temporary
+ * - The service runs in a child process at LOG_LEVEL info (BENCH_LOG_LEVEL), one log line per
+ *   request into a pipe (the current sources compiled by tsc into a temporary
  *   folder, started with node) so that its RSS can be read from /proc: VmHWM and VmRSS, peak over
  *   the run, and peak during the 10,000 users × 100 quizzes case (VmHWM reset through clear_refs).
  * - Requester: the first user (a teacher) with an API key and an access token. Every session of

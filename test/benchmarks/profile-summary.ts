@@ -25,7 +25,12 @@ interface CpuProfile {
  * The layers a request crosses. A sample counts in a layer when any frame of its stack belongs to
  * it (inclusive time), so a layer's share includes what it calls (mysql2 under TypeORM, say).
  */
-const LAYERS: readonly { name: string; matches: (frame: CallFrame) => boolean }[] = [
+const LAYERS: readonly {
+  name: string;
+  matches: (frame: CallFrame) => boolean;
+  /** Counted only when the sampled frame itself belongs to it. */
+  selfOnly?: boolean;
+}[] = [
   { name: 'TypeORM (all)', matches: (f) => f.url.includes('/node_modules/typeorm/') },
   {
     name: 'TypeORM hydration (raw rows to entities)',
@@ -54,7 +59,9 @@ const LAYERS: readonly { name: string; matches: (frame: CallFrame) => boolean }[
   { name: 'type-graphql', matches: (f) => f.url.includes('/node_modules/type-graphql/') },
   {
     name: 'JSON (parse, stringify)',
-    matches: (f) => f.url === '' && /^(JSON\.)?(stringify|parse)$/.test(f.functionName),
+    matches: (f) =>
+      /^(JSON\.)?(stringify|parse|prettyJSONStringify)$/.test(f.functionName) &&
+      (f.url === '' || /express\/lib\/response|@apollo\/server|body-parser/.test(f.url)),
   },
   {
     name: 'API key and token lookup',
@@ -67,7 +74,16 @@ const LAYERS: readonly { name: string; matches: (frame: CallFrame) => boolean }[
       /src\/(db\/rate-limit|context\/api-key-rate-limits)/.test(f.url),
   },
   { name: 'DataLoader', matches: (f) => f.url.includes('/node_modules/dataloader/') },
-  { name: 'Node core (http, net, streams)', matches: (f) => f.url.startsWith('node:') },
+  {
+    name: 'Node core (http, net, streams; self time)',
+    matches: (f) => f.url.startsWith('node:'),
+    selfOnly: true,
+  },
+  {
+    name: 'socket writes (write, writev system calls; self time)',
+    matches: (f) => f.url === '' && /^(writeBuffer|writev|writeUtf8String)$/.test(f.functionName),
+    selfOnly: true,
+  },
   { name: 'garbage collector', matches: (f) => f.functionName === '(garbage collector)' },
 ];
 
@@ -141,6 +157,7 @@ export function summariseProfile(
     for (let id: number | undefined = nodeId; id !== undefined; id = parent.get(id)) {
       const frame = (byId.get(id) as ProfileNode).callFrame;
       for (const layer of LAYERS) {
+        if (layer.selfOnly && id !== nodeId) continue;
         if (!seen.has(layer.name) && layer.matches(frame)) seen.add(layer.name);
       }
     }

@@ -312,6 +312,15 @@ describe('operator CLI', () => {
     expect(result.stderr).toMatch(/^answers: (\d+)\/\1 \(100%\)(?: [\d.]+k?\/s, \d+s)?$/m);
   });
 
+  it('generate --empty-database refuses a database that holds rows, and adds nothing', async () => {
+    const before = { users: await count('users'), answers: await count('answers') };
+    expect(before.users).toBeGreaterThan(0);
+    const result = await cli(['generate', '--users', '60', '--quizzes', '4', '--empty-database']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: \$: a load into an empty database found rows in users/m);
+    expect({ users: await count('users'), answers: await count('answers') }).toEqual(before);
+  });
+
   it('simulate plays a class through the API: the session, its answers and its results are stored', async () => {
     const klass: ImportDocument = {
       users: [

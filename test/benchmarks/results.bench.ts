@@ -1,12 +1,16 @@
 /**
  * getResults latency: REST and GraphQL against the same computation written by hand as one SQL
- * SELECT run through mysql2 (the floor), on two generated tiers, with the service's peak RSS.
+ * SELECT run through mysql2 (the floor), on generated tiers, with the service's peak RSS.
  * Run with `npm run bench:results`; needs MariaDB on 127.0.0.1:3306 (BENCH_DATABASE_URL).
  *
- * - Tiers: S (1,000 users, 50 quizzes of 20 questions, 100 sessions, 20% participation) and M
+ * - Tiers: S (1,000 users, 50 quizzes of 20 questions, 100 sessions, 20% participation), M
  *   (10,000 users, 500 quizzes of 20 questions, 1,000 sessions, 1% participation, about 1M
- *   answers), seed 1, in quiz_bench_tier_s / quiz_bench_tier_m (dropped and generated again,
- *   unless BENCH_REUSE=1 and they hold the tier already).
+ *   answers) and L (100,000 users, 2,000 quizzes of 20 questions, 10,000 sessions, 0.26%
+ *   participation, about 10M answers), seed 1, in quiz_bench_tier_s / _m / _l (dropped and
+ *   generated again, unless BENCH_REUSE=1 and they hold the tier already). S and M run by
+ *   default; L with BENCH_TIERS=S,M,L (or L): generating it takes a few minutes (a load into the
+ *   empty database, its answers as one LOAD DATA, with a progress bar on stderr), so
+ *   BENCH_REUSE=1 keeps it for later runs.
  * - The service runs in a child process (the current sources compiled by tsc into a temporary
  *   folder, started with node) so that its RSS can be read from /proc: VmHWM and VmRSS, peak over
  *   the run, and peak during the 10,000 users × 100 quizzes case (VmHWM reset through clear_refs).
@@ -28,7 +32,7 @@
  *   authenticates, writes and commits a set and crosses HTTP like any request, and computes
  *   nothing. A missed target is reported with its lower bound, the fixed cost plus the
  *   service's statement alone, against the floor.
- * - BENCH_TIERS=S,M picks the tiers; BENCH_SERVICE_JS runs a service built elsewhere (a variant).
+ * - BENCH_TIERS=S,M,L picks the tiers; BENCH_SERVICE_JS runs a service built elsewhere (a variant).
  * - BENCH_COMPARE_JS runs a second build beside this one (an earlier commit, built with tsc into
  *   a folder of its own), as the rows "REST (compare)" and "GraphQL (compare)": its requests
  *   interleave with the others, so both builds are timed on the same machine at the same time.
@@ -38,9 +42,16 @@
  * - EXPLAIN of the service's statement (resultsInsertStatement: the results query as the set
  *   store writes it) for a 100-user set on tier M, with a check that answers is read through an
  *   ix_answers_* index, never scanned whole.
+ * - Once two tiers or more ran, the growth table: the median of every cell several tiers share
+ *   (users × quizzes, shape, REST / GraphQL / floor) with one column per tier and the factor
+ *   from one tier to the next, then each tier's answers and the service's RSS.
+ * - Targets: at tier M every service row within 1.5× its floor and RSS < 300 MB during
+ *   10,000 × 100; at tier L the 10,000 × 100 rows answered (a failed or timed-out request stops
+ *   the run) within 1.2× their floor, and RSS < 300 MB during them.
  * - `--help` prints these options. Modules: results-bench.config (options, tiers, shapes),
  *   .tiers (databases), .process (the service and its RSS), .requests (REST, GraphQL), .floor
- *   (the floor and the service's statement alone), .explain, .tier-run (one tier's cases).
+ *   (the floor and the service's statement alone), .explain, .tier-run (one tier's cases),
+ *   .growth (the growth table).
  */
 import 'reflect-metadata';
 import {
@@ -56,7 +67,9 @@ import {
   type Row,
 } from './results-bench.config';
 import { buildService } from './results-bench.process';
+import { printGrowth } from './results-bench.growth';
 import { agent } from './results-bench.requests';
+import { printTierLTargets } from './results-bench.targets';
 import { benchTier, type TierReport } from './results-bench.tier-run';
 
 async function main(): Promise<void> {
@@ -98,6 +111,7 @@ async function main(): Promise<void> {
     );
     for (const m of report.mismatches) out(`MISMATCH service vs floor: ${m}`);
   }
+  printGrowth(reports);
   const m = reports.find((r) => r.tier.name === 'M');
   if (m) {
     const service = m.rows.filter((r) => r.transport === 'REST' || r.transport === 'GraphQL');
@@ -136,12 +150,14 @@ async function main(): Promise<void> {
       );
     }
   }
+  printTierLTargets(reports);
 }
 
 const HELP = `npm run bench:results  (options are environment variables)
   BENCH_DATABASE_URL  MariaDB server (default mariadb://root@127.0.0.1:3306)
-  BENCH_TIERS         tiers to run, S and/or M (default S,M)
-  BENCH_REUSE=1       keep quiz_bench_tier_* when it holds the tier already
+  BENCH_TIERS         tiers to run among S, M and L (default S,M; L: 100,000 users, 2,000
+                      quizzes, about 10M answers, a few minutes to generate)
+  BENCH_REUSE=1       keep quiz_bench_tier_* when it holds the tier already (worth it for L)
   BENCH_RUNS          timed runs per case and transport (default 9)
   BENCH_WARM_UP       warm-up requests per transport (default 40)
   BENCH_SERVICE_JS    a service built elsewhere, instead of compiling the sources

@@ -229,6 +229,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       '--teacher-password <password>',
       'give generated teachers this password (else they cannot log in)',
     )
+    .option(
+      '--empty-database',
+      'the database holds no data yet: load the answers in bulk, several times faster for millions of them (refused if any table has rows)',
+    )
     .action(
       async (options: {
         users: number;
@@ -238,6 +242,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         participation: number;
         seed: number;
         teacherPassword?: string;
+        emptyDatabase?: boolean;
       }) => {
         const { db } = await deps();
         const started = Date.now();
@@ -253,7 +258,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             : null,
         });
         const progress = progressReporter(io.stderr);
-        await loadData(db.write, source, { onProgress: progress }).finally(progress.end);
+        await loadData(db.write, source, {
+          onProgress: progress,
+          emptyDatabase: options.emptyDatabase === true,
+        }).finally(progress.end);
         const seconds = (Date.now() - started) / 1000;
         print(
           `Generated ${expected.users} users, ${expected.quizzes} quizzes, ${expected.questions} questions, ` +

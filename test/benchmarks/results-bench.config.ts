@@ -23,7 +23,7 @@ export const RESULT_TYPES = ['nbGoodAnswers', 'percentile'] as const;
 export const FAR_FUTURE = '2099-12-31 00:00:00';
 
 export interface Tier {
-  name: 'S' | 'M';
+  name: 'S' | 'M' | 'L';
   db: string;
   generate: GenerateOptions;
   userSizes: number[];
@@ -59,6 +59,23 @@ export const TIERS: Tier[] = [
     userSizes: [100, 1000, 10000],
     quizSizes: [10, 100],
   },
+  {
+    // Opt-in (BENCH_TIERS=S,M,L): its generation takes minutes. Participation for ~10M answers:
+    // (100,000 - 3,333 teachers) pupils × 2,000 quizzes × 0.0026 × 20 questions = 10.05M expected
+    // (10,077,020 with seed 1). Sessions of ~50 attempts each, as at tier M.
+    name: 'L',
+    db: 'quiz_bench_tier_l',
+    generate: {
+      users: 100000,
+      quizzes: 2000,
+      questions: 20,
+      sessions: 10000,
+      participation: 0.0026,
+      seed: 1,
+    },
+    userSizes: [100, 1000, 10000],
+    quizSizes: [10, 100],
+  },
 ];
 
 export type Shape = 'detailed' | 'byUser' | 'byQuiz';
@@ -87,6 +104,8 @@ export interface Row {
   transport: Transport;
   medianMs: number;
   ratio: number;
+  /** Rows of the case's results (the floor's): what a cell's growth from tier to tier depends on. */
+  resultRows: number;
 }
 
 export const log = (text: string) => process.stderr.write(`${text}\n`);

@@ -129,6 +129,7 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
               transport: t,
               medianMs: ms,
               ratio: ms / floorMs,
+              resultRows: floorRows.length,
             });
           }
           log(

@@ -1,12 +1,16 @@
 /**
  * getResults latency: REST and GraphQL against the same computation written by hand as one SQL
- * SELECT run through mysql2 (the floor), on two generated tiers, with the service's peak RSS.
+ * SELECT run through mysql2 (the floor), on generated tiers, with the service's peak RSS.
  * Run with `npm run bench:results`; needs MariaDB on 127.0.0.1:3306 (BENCH_DATABASE_URL).
  *
- * - Tiers: S (1,000 users, 50 quizzes of 20 questions, 100 sessions, 20% participation) and M
+ * - Tiers: S (1,000 users, 50 quizzes of 20 questions, 100 sessions, 20% participation), M
  *   (10,000 users, 500 quizzes of 20 questions, 1,000 sessions, 1% participation, about 1M
- *   answers), seed 1, in quiz_bench_tier_s / quiz_bench_tier_m (dropped and generated again,
- *   unless BENCH_REUSE=1 and they hold the tier already).
+ *   answers) and L (100,000 users, 2,000 quizzes of 20 questions, 10,000 sessions, 0.26%
+ *   participation, about 10M answers), seed 1, in quiz_bench_tier_s / _m / _l (dropped and
+ *   generated again, unless BENCH_REUSE=1 and they hold the tier already). S and M run by
+ *   default; L with BENCH_TIERS=S,M,L (or L): generating it takes a few minutes (a load into the
+ *   empty database, its answers as one LOAD DATA, with a progress bar on stderr), so
+ *   BENCH_REUSE=1 keeps it for later runs.
  * - The service runs in a child process at LOG_LEVEL info (BENCH_LOG_LEVEL), one log line per
  *   request into a pipe (the current sources compiled by tsc into a temporary
  *   folder, started with node) so that its RSS can be read from /proc: VmHWM and VmRSS, peak over
@@ -29,7 +33,7 @@
  *   authenticates, writes and commits a set and crosses HTTP like any request, and computes
  *   nothing. A missed target is reported with its lower bound, the fixed cost plus the
  *   service's statement alone, against the floor.
- * - BENCH_TIERS=S,M picks the tiers; BENCH_SERVICE_JS runs a service built elsewhere (a variant).
+ * - BENCH_TIERS=S,M,L picks the tiers; BENCH_SERVICE_JS runs a service built elsewhere (a variant).
  * - BENCH_COMPARE_JS runs a second build beside this one (an earlier commit, built with tsc into
  *   a folder of its own), as the rows "REST (compare)" and "GraphQL (compare)": its requests
  *   interleave with the others, so both builds are timed on the same machine at the same time.
@@ -45,10 +49,18 @@
  *   BENCH_THROUGHPUT_ROUNDS (3) rounds in a rotated order after 2 s of warm-up per target;
  *   medians of requests per second (successes only), latency p50/p99, errors by status (the
  *   service's pool and admission control apply: what they turn away shows as 503).
+ * - Once two tiers or more ran, the growth table: the median of every cell several tiers share
+ *   (users × quizzes, shape, REST / GraphQL / floor) with one column per tier and the factor
+ *   from one tier to the next, then each tier's answers and the service's RSS.
+ * - Targets: at tier M, for every service row, its median minus the floor's at most 1.5 ms plus
+ *   1 µs per row the request writes (the result set's items), and the service's statement alone
+ *   within 1.1× the floor; the throughput at 32 connections at least 0.7× the floor's; RSS <
+ *   300 MB during 10,000 × 100. At tier L the 10,000 × 100 rows answered (a failed or timed-out
+ *   request stops the run) within 1.2× their floor, and RSS < 300 MB during them.
  * - `--help` prints these options. Modules: results-bench.config (options, tiers, shapes),
  *   .tiers (databases), .process (the service and its RSS), .requests (REST, GraphQL), .floor
  *   (the floor and the service's statement alone), .explain, .tier-run (one tier's cases),
- *   .throughput (the concurrent row).
+ *   .throughput (the concurrent row), .growth (the growth table), .targets.
  */
 import 'reflect-metadata';
 import {
@@ -61,10 +73,11 @@ import {
   TIERS,
   TRANSPORT_LABEL,
   WARM_UP,
-  type Row,
 } from './results-bench.config';
 import { buildService } from './results-bench.process';
+import { printGrowth } from './results-bench.growth';
 import { agent } from './results-bench.requests';
+import { printTierLTargets, printTierMTargets } from './results-bench.targets';
 import { benchTier, type TierReport } from './results-bench.tier-run';
 import { printThroughput } from './results-bench.throughput';
 
@@ -108,50 +121,16 @@ async function main(): Promise<void> {
     for (const m of report.mismatches) out(`MISMATCH service vs floor: ${m}`);
   }
   for (const report of reports) if (report.throughput) printThroughput(report.throughput);
-  const m = reports.find((r) => r.tier.name === 'M');
-  if (m) {
-    const service = m.rows.filter((r) => r.transport === 'REST' || r.transport === 'GraphQL');
-    const missed = service.filter((r) => r.ratio > 1.5);
-    // No request of a case can take less than the fixed cost plus the service's statement alone.
-    const lowerBound = (r: Row): number => {
-      const stmt = m.rows.find(
-        (s) =>
-          s.transport === 'stmt' &&
-          s.users === r.users &&
-          s.quizzes === r.quizzes &&
-          s.shape === r.shape,
-      );
-      return (
-        (m.fixedMs[r.transport as 'REST' | 'GraphQL'] + (stmt?.medianMs ?? 0)) /
-        (r.medianMs / r.ratio)
-      );
-    };
-    out(
-      `\nTARGET ≤ 1.5× floor at tier M: ${missed.length === 0 ? 'MET' : `MISSED in ${missed.length} of ${service.length}`}` +
-        missed
-          .map((r) => {
-            const bound = lowerBound(r);
-            return `\n  ${r.users} × ${r.quizzes} ${SHAPE_LABEL[r.shape]} ${r.transport}: ${r.ratio.toFixed(2)}× (fixed cost + statement alone: ${bound.toFixed(2)}×${bound > 1.5 ? ', above the target' : ''})`;
-          })
-          .join(''),
-    );
-    if (m.explainOk !== undefined) {
-      out(
-        `TARGET no full scan of answers for a 100-user set (EXPLAIN above): ${m.explainOk ? 'MET' : 'MISSED'}`,
-      );
-    }
-    if (m.bigCaseMb) {
-      out(
-        `TARGET RSS < 300 MB during 10,000 × 100: ${m.bigCaseMb.mb < 300 ? 'MET' : 'MISSED'} (${m.bigCaseMb.mb.toFixed(0)} MB)`,
-      );
-    }
-  }
+  printGrowth(reports);
+  printTierMTargets(reports);
+  printTierLTargets(reports);
 }
 
 const HELP = `npm run bench:results  (options are environment variables)
   BENCH_DATABASE_URL  MariaDB server (default mariadb://root@127.0.0.1:3306)
-  BENCH_TIERS         tiers to run, S and/or M (default S,M)
-  BENCH_REUSE=1       keep quiz_bench_tier_* when it holds the tier already
+  BENCH_TIERS         tiers to run among S, M and L (default S,M; L: 100,000 users, 2,000
+                      quizzes, about 10M answers, a few minutes to generate)
+  BENCH_REUSE=1       keep quiz_bench_tier_* when it holds the tier already (worth it for L)
   BENCH_RUNS          timed runs per case and transport (default 9)
   BENCH_WARM_UP       warm-up requests per transport (default 40)
   BENCH_THROUGHPUT=0  skip the throughput row of tier M

@@ -308,7 +308,17 @@ describe('operator CLI', () => {
     expect(await count('users')).toBe(before.users + 60);
     expect(await count('quizzes')).toBe(before.quizzes + 4);
     expect(await count('sessions')).toBe(before.sessions + 3);
-    expect(result.stderr).toContain('answers');
+    // The progress (stderr is not a terminal here) ends the answers with their count, then rate and time.
+    expect(result.stderr).toMatch(/^answers: (\d+)\/\1 \(100%\)(?: [\d.]+k?\/s, \d+s)?$/m);
+  });
+
+  it('generate --empty-database refuses a database that holds rows, and adds nothing', async () => {
+    const before = { users: await count('users'), answers: await count('answers') };
+    expect(before.users).toBeGreaterThan(0);
+    const result = await cli(['generate', '--users', '60', '--quizzes', '4', '--empty-database']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: \$: a load into an empty database found rows in users/m);
+    expect({ users: await count('users'), answers: await count('answers') }).toEqual(before);
   });
 
   it('simulate plays a class through the API: the session, its answers and its results are stored', async () => {
@@ -388,7 +398,9 @@ describe('operator CLI', () => {
         /^Acknowledgement latency \(tick batching\): p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms\.$/m,
       );
       // The progress (stderr is not a terminal here: a line per tenth) ends with the whole class.
-      expect(first.stderr).toMatch(new RegExp(`answers: ${answers}/${answers} \\(100%\\)\\n$`));
+      expect(first.stderr).toMatch(
+        new RegExp(`answers: ${answers}/${answers} \\(100%\\)[^\\n]*\\n$`),
+      );
 
       const [session] = (await dataSource.query(
         'SELECT owner_id, client_ref FROM sessions WHERE id = ?',

@@ -5,10 +5,12 @@ import { encodeQuestionRow } from '../../domain/questions/question-row.codec';
 import type { IdMap, ImportSource, Records } from './import-document';
 import type { ValidUser } from './import-records';
 import { ImportValidator, asImportSource } from './import-validator';
-import { LoadStatements, RowWriter } from './row-writer';
+import { LoadStatements, RowWriter, type SqlValue } from './row-writer';
 import { insertUsers } from './user-writer';
 import type { PasswordCost } from '../../security/password';
 import { ANSWER_COLUMNS } from '../../db/sql/answers.sql';
+import { checkEmptyDatabase, withoutChecks } from './empty-database';
+import { loadInfile } from './infile-writer';
 
 export interface LoadOptions {
   /** Called after each batch and at the end of each phase; `total` when the section's size is known. */
@@ -17,6 +19,12 @@ export interface LoadOptions {
   now?: Date;
   /** argon2id parameters for the file's plain passwords; the service's own by default. */
   passwordCost?: Readonly<PasswordCost>;
+  /**
+   * The database holds no data yet (freshly migrated): checked, then the answers are loaded in
+   * one bulk statement (see checkEmptyDatabase). Refused, with nothing written, when any table
+   * the load writes has rows.
+   */
+  emptyDatabase?: boolean;
 }
 
 /** Records between two progress reports for the phases that insert one row at a time. */
@@ -74,8 +82,10 @@ class BulkLoad {
   };
 
   constructor(
-    runner: QueryRunner,
+    private readonly runner: QueryRunner,
     private readonly options: LoadOptions,
+    /** The answers go in as one streamed LOAD DATA (an empty database on MariaDB/MySQL). */
+    private readonly infile = false,
   ) {
     this.sql = new LoadStatements(runner, dialectOf(runner.connection));
     this.now = wholeSeconds(options.now ?? new Date());
@@ -250,15 +260,33 @@ class BulkLoad {
   }
 
   private async answers(records: Records<unknown>): Promise<void> {
-    const { dialect } = this.sql;
     const total = sizeOf(records);
+    const rows = this.answerRows(records);
+    if (this.infile) {
+      const written = await withoutChecks(this.runner, () =>
+        loadInfile(this.runner, 'answers', ANSWER_COLUMNS, rows, (sent, ended) =>
+          // Once every row is sent, the server sorts them into the indexes.
+          ended ? this.progress('indexes', 0, sent) : this.progress('answers', sent, total),
+        ),
+      );
+      this.progress('indexes', written, written);
+      return;
+    }
     const writer = new RowWriter(this.sql, 'answers', ANSWER_COLUMNS, (written) =>
       this.progress('answers', written, total),
     );
+    for (const row of rows) await writer.add(row);
+    await writer.flush();
+    this.progress('answers', writer.written, total);
+  }
+
+  /** The answers as rows of the answers table, each validated (and scored) as it is read. */
+  private *answerRows(records: Records<unknown>): Generator<SqlValue[]> {
+    const { dialect } = this.sql;
     let index = 0;
     for (const record of records) {
       const answer = this.validator.answer(record, index);
-      await writer.add([
+      yield [
         this.sessionIds[answer.sessionIndex] as number,
         this.userIds[answer.userIndex] as number,
         this.quizIds[answer.quizIndex] as number,
@@ -266,11 +294,9 @@ class BulkLoad {
         JSON.stringify(answer.value),
         dialect.bool(answer.good),
         dialect.date(answer.answeredAt),
-      ]);
+      ];
       index += 1;
     }
-    await writer.flush();
-    this.progress('answers', index, total);
   }
 
   private async flags(records: Records<unknown>): Promise<void> {
@@ -300,7 +326,8 @@ class BulkLoad {
 
 /**
  * Loads a data file (or a generated source) in ONE transaction: every record is validated as it
- * is read, answers are scored with the shared scoring module, rows go in with multi-row INSERTs.
+ * is read, answers are scored with the shared scoring module, rows go in with multi-row INSERTs
+ * (the answers of an empty database as one streamed LOAD DATA: LoadOptions.emptyDatabase).
  * Any ImportError or SQL error rolls everything back and is rethrown. Returns the id of every ref.
  */
 export async function loadData(
@@ -314,7 +341,8 @@ export async function loadData(
   try {
     await runner.startTransaction();
     try {
-      const ids = await new BulkLoad(runner, options).run(checked);
+      const infile = options.emptyDatabase ? (await checkEmptyDatabase(runner)).infile : false;
+      const ids = await new BulkLoad(runner, options, infile).run(checked);
       await runner.commitTransaction();
       return ids;
     } catch (error) {

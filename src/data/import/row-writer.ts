@@ -57,7 +57,7 @@ export class RowWriter {
   private parameters: SqlValue[] = [];
   private rows = 0;
   private bytes = 0;
-  private written = 0;
+  private sent = 0;
 
   constructor(
     private readonly statements: LoadStatements,
@@ -87,10 +87,15 @@ export class RowWriter {
         ? this.fullSql
         : this.statements.dialect.insertRows(this.table, this.columns, this.rows);
     await this.statements.run(sql, this.parameters);
-    this.written += this.rows;
+    this.sent += this.rows;
     this.parameters = [];
     this.rows = 0;
     this.bytes = 0;
-    this.onFlush?.(this.written);
+    this.onFlush?.(this.sent);
+  }
+
+  /** Rows written so far. */
+  get written(): number {
+    return this.sent;
   }
 }

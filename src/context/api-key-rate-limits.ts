@@ -1,5 +1,6 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { KeyCheck } from '../db/rate-limit.store';
+import type { CredentialsCheck } from '../db/rate-limit.store';
+import type { CredentialsInForce, CredentialsToConfirm } from '../db/sql/credentials.sql';
 
 /** An API key's budget after a request was charged (contract.md §11). */
 export interface RateLimitState {
@@ -24,19 +25,19 @@ export class ApiKeyRateLimits {
 
   /**
    * Spends `points` of the key's budget; `exceeded` when the request goes over it. With
-   * `confirmKey`, `keyInForce` tells whether the key is still in force, when the store read it in
-   * the same exchange (MySQL/MariaDB); undefined otherwise.
+   * `confirm`, `credentials` tells whether those still hold, when the store read it in the same
+   * exchange (MySQL/MariaDB); undefined otherwise.
    */
   async consume(
     apiKeyId: number,
     points: number,
-    options: { confirmKey: boolean } = { confirmKey: false },
-  ): Promise<RateLimitState & { exceeded: boolean; keyInForce?: boolean }> {
+    confirm?: CredentialsToConfirm,
+  ): Promise<RateLimitState & { exceeded: boolean; credentials?: CredentialsInForce }> {
     this.store ??= this.openStore();
     let res: RateLimiterRes;
     let exceeded = false;
     // The library hands its options to the store's upsert; the store writes its answer back here.
-    const check: KeyCheck = options.confirmKey ? { confirmKeyId: apiKeyId } : {};
+    const check: CredentialsCheck = { confirm };
     try {
       res = await this.store.consume(String(apiKeyId), points, check);
     } catch (error) {
@@ -52,7 +53,7 @@ export class ApiKeyRateLimits {
       remaining: exceeded ? 0 : res.remainingPoints,
       resetSeconds: Math.max(1, Math.ceil(ms / 1000)),
       exceeded,
-      keyInForce: check.keyInForce,
+      credentials: check.found,
     };
   }
 }

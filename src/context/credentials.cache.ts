@@ -13,10 +13,10 @@ interface Entry extends CachedCredentials {
 /**
  * Credentials this instance has looked up lately, by the hashes of the secrets presented. A hit
  * saves a round trip, but never decides alone: the request's rate-limit charge, which every
- * request pays in one exchange before any work, also reads whether the key is still in force,
- * and refuses it when it is not (rate-limit.service). So a revocation takes effect on the next
- * request of every instance. A token is never revoked on its own (only with its key), and its
- * expiry travels with it.
+ * request pays in one exchange, also reads whether the key is still in force and the token still
+ * there and unexpired, and refuses the request when not (rate-limit.service), before anything it
+ * did is committed or answered. So a revocation takes effect on the next request of every
+ * instance.
  */
 export class CredentialsCache {
   private readonly entries = new Map<string, Entry>();

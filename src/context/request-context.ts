@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { databaseOf, type Database } from '../db/database';
 import type { Config } from '../config/config';
+import type { CredentialsToConfirm } from '../db/sql/credentials.sql';
 import type { PolicyRequester } from '../domain/policy/access.policy';
 import { createRateLimitStore } from '../db/rate-limit.store';
 import type { Logger } from '../observability/logger';
@@ -10,6 +11,7 @@ import { KeyUsageRecorder } from './key-usage.recorder';
 import { ApiKeyRateLimits } from './api-key-rate-limits';
 import { createLoaders, type Loaders } from './loaders';
 import { CredentialsCache } from './credentials.cache';
+import { ADMITTED, type Admission } from './admission';
 
 /** Who is asking. An operator is the command line: trusted, outside the API's permission policy. */
 export type Requester = PolicyRequester;
@@ -70,10 +72,15 @@ export interface RequestContext extends AppDeps {
   /** Batch loaders of this request, shared by both transports. */
   loaders: Loaders;
   /**
-   * The API key was read from this instance's credentials cache: the request's rate-limit charge
-   * must confirm it is still in force before any work.
+   * Set when the API key and token were read from this instance's credentials cache: the
+   * request's rate-limit charge confirms they still hold (rate-limit.service).
    */
-  keyFromCache: boolean;
+  cachedCredentials?: CredentialsToConfirm;
+  /**
+   * The request's rate-limit charge, when its operation runs beside it (admission.ts); writers
+   * wait for it before they commit. Already admitted otherwise.
+   */
+  admission: Admission;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -85,14 +92,20 @@ export function requestIdFrom(header: string | undefined): string {
 
 export function createRequestContext(
   deps: AppDeps,
-  fields: { requestId?: string; operation: string; requester: Requester; keyFromCache?: boolean },
+  fields: {
+    requestId?: string;
+    operation: string;
+    requester: Requester;
+    cachedCredentials?: CredentialsToConfirm;
+  },
 ): RequestContext {
   return {
     ...deps,
     requestId: fields.requestId ?? randomUUID(),
     operation: fields.operation,
     requester: fields.requester,
-    keyFromCache: fields.keyFromCache ?? false,
+    cachedCredentials: fields.cachedCredentials,
+    admission: ADMITTED,
     loaders: createLoaders(deps.db, fields.requester),
     logger: deps.logger.child({ requestId: fields.requestId, operation: fields.operation }),
   };

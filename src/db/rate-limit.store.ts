@@ -4,6 +4,12 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Database } from './database';
+import {
+  credentialsInForceOf,
+  credentialsInForceSql,
+  type CredentialsInForce,
+  type CredentialsToConfirm,
+} from './sql/credentials.sql';
 
 /** A budget of points per window of seconds. */
 export interface RateLimitWindow {
@@ -12,12 +18,12 @@ export interface RateLimitWindow {
 }
 
 /**
- * Options of a charge that also confirms a key (`confirmKeyId`): the MySQL store reads whether
- * the key is in force in the same exchange and sets `keyInForce`.
+ * Options of a charge that also confirms cached credentials (`confirm`): the MySQL store reads
+ * whether they still hold in the same exchange and sets `found`.
  */
-export interface KeyCheck {
-  confirmKeyId?: number;
-  keyInForce?: boolean;
+export interface CredentialsCheck {
+  confirm?: CredentialsToConfirm;
+  found?: CredentialsInForce;
 }
 
 /** The table of the counters (migration RateLimits); expired rows are purged by the maintenance job. */
@@ -49,7 +55,7 @@ class OneExchangeMySQLStore extends RateLimiterMySQL {
     points: number,
     msDuration: number,
     forceExpire = false,
-    options: KeyCheck = {},
+    options: CredentialsCheck = {},
   ): Promise<unknown> {
     const now = Date.now();
     const expire = msDuration > 0 ? now + msDuration : null;
@@ -65,20 +71,17 @@ class OneExchangeMySQLStore extends RateLimiterMySQL {
                                         expire = IF(expire <= ?, ?, expire)`,
           params: [key, points, expire, now, points, points, now, expire],
         };
-    const { confirmKeyId } = options;
+    const { confirm } = options;
     return this.db.batches(async (run) => {
-      const [, , rows, , keys] = await run([
+      const [, , rows, , credentials] = await run([
         { sql: 'START TRANSACTION', params: [] },
         upsert,
         { sql: `SELECT points, expire FROM ${RATE_LIMIT_TABLE} WHERE \`key\` = ?`, params: [key] },
         { sql: 'COMMIT', params: [] },
-        ...(confirmKeyId === undefined
-          ? []
-          : [{ sql: 'SELECT revoked_at FROM api_keys WHERE id = ?', params: [confirmKeyId] }]),
+        ...(confirm === undefined ? [] : [credentialsInForceSql(confirm)]),
       ]);
-      if (confirmKeyId !== undefined) {
-        const [found] = keys as { revoked_at: unknown }[];
-        options.keyInForce = found !== undefined && found.revoked_at === null;
+      if (confirm !== undefined) {
+        options.found = credentialsInForceOf(credentials as Record<string, unknown>[]);
       }
       return rows;
     });

@@ -7,6 +7,7 @@ import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
 import { StatementCounter } from '../helpers/statement-counter';
+import { hashSecret as sha256 } from '../../src/security/secrets';
 
 /**
  * Two instances over one MariaDB database, each with its credentials cache: a key they have both
@@ -79,8 +80,11 @@ describe('credentials cache: revocation takes effect on the next request of ever
     const key = await createTestApiKey(dataSource, 'localhost');
     expect(await restStatus(first, `apiKey=${key.secret}`)).toBe(200);
     const { statements } = await counter.count(() => restStatus(first, `apiKey=${key.secret}`));
-    expect(statements.some((sql) => sql.includes('FROM api_keys k'))).toBe(false);
-    expect(statements).toContain('SELECT revoked_at FROM api_keys WHERE id = ?');
+    expect(statements.some((sql) => sql.includes('WHERE k.key_hash = ?'))).toBe(false);
+    // The charge reads the key's state in its exchange.
+    expect(statements.some((sql) => sql.startsWith('SELECT k.revoked_at AS key_revoked_at'))).toBe(
+      true,
+    );
   });
 
   it('refuses a revoked key on both instances, REST and GraphQL, with and without a token', async () => {
@@ -110,6 +114,35 @@ describe('credentials cache: revocation takes effect on the next request of ever
       });
       expect((await graphqlAnswer(app, key.secret)).status).toBe(401);
     }
+  });
+
+  it('refuses a token withdrawn in the database (expiry moved, row deleted) at the next request', async () => {
+    const key = await createTestApiKey(dataSource, 'localhost');
+    const moved = await createTestToken(dataSource, userId, key.id);
+    const deleted = await createTestToken(dataSource, userId, key.id);
+    const query = (token: string) =>
+      `apiKey=${key.secret}&accessToken=${encodeURIComponent(token)}`;
+    for (const app of [first, second]) {
+      expect(await restStatus(app, query(moved))).toBe(200);
+      expect(await restStatus(app, query(deleted))).toBe(200);
+    }
+    await dataSource.query('UPDATE access_tokens SET expires_at = ? WHERE token_hash = ?', [
+      new Date(Date.now() - 60_000),
+      sha256(moved),
+    ]);
+    await dataSource.query('DELETE FROM access_tokens WHERE token_hash = ?', [sha256(deleted)]);
+    for (const app of [first, second]) {
+      const expired = await app.get(`/getQuiz?quizId=${quizId}&${query(moved)}`);
+      expect(expired.status).toBe(401);
+      expect(await expired.json()).toMatchObject({ reason: 'the access token has expired' });
+      const gone = await graphqlAnswer(app, key.secret, deleted);
+      expect(gone.status).toBe(401);
+      expect(gone.body.errors?.[0]?.extensions).toMatchObject({
+        reason: 'the access token is invalid',
+      });
+    }
+    // The key itself still serves.
+    expect(await restStatus(first, `apiKey=${key.secret}`)).toBe(200);
   });
 
   it('refuses a revoked key that had spent its budget (refused in memory) with 401, not 429', async () => {

@@ -64,7 +64,7 @@ export async function buildGraphQLContext(
   requestId: string,
 ): Promise<GraphQLContext> {
   try {
-    const { requester, keyFromCache } = await authenticateCredentials(
+    const { requester, cachedCredentials } = await authenticateCredentials(
       deps,
       {
         operation: 'graphql',
@@ -77,7 +77,12 @@ export async function buildGraphQLContext(
       { cached: true },
     );
     return {
-      ctx: createRequestContext(deps, { requestId, operation: 'graphql', requester, keyFromCache }),
+      ctx: createRequestContext(deps, {
+        requestId,
+        operation: 'graphql',
+        requester,
+        cachedCredentials,
+      }),
     };
   } catch (error) {
     // The HTTP status says why.

@@ -12,7 +12,7 @@ import {
   visit,
 } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
-import type { RateLimitState } from '../../context/api-key-rate-limits';
+import { admissionOf } from '../../context/admission';
 import type { RequestContext } from '../../context/request-context';
 import { Errors, ServiceApiError, toServiceApiError } from '../../errors';
 import { chargeRequest } from '../../services/limits/rate-limit.service';
@@ -20,7 +20,7 @@ import { rateLimitHeaders } from '../http/rate-limit.headers';
 import { operationCost } from '../operations/operation-catalog';
 import { MAX_WRITES_PER_DOCUMENT } from '../operations/operation-costs';
 import type { GraphQLContext } from './graphql.context';
-import { graphQLErrorOf } from './graphql.errors';
+import { formatGraphQLError, graphQLErrorOf } from './graphql.errors';
 import { rootFields } from './root-fields';
 
 /** The bounds of one GraphQL document (contract.md §11), checked before it runs. */
@@ -240,15 +240,14 @@ export interface ResolvedDocument {
 
 /**
  * What a document costs, once its operation and variables are known: its computed cost is held
- * to GRAPHQL_MAX_COST, then the sum of its root fields' points is charged to the API key
- * (contract.md §11); `report` is told the budget left. Refusals are domain errors.
+ * to GRAPHQL_MAX_COST (a refusal is a domain error), then the sum of its root fields' points is
+ * what the API key is charged (contract.md §11); `records` when one of them writes records, so
+ * the document runs only once charged.
  */
-export async function chargeDocument(
-  ctx: RequestContext,
+export function priceDocument(
   { schema, document, operation, request }: ResolvedDocument,
   maxCost: number,
-  report: (state: RateLimitState) => void,
-): Promise<void> {
+): { points: number; records: boolean } {
   const cost = documentCost(schema, document, request);
   if (cost !== undefined && cost > maxCost) throw overLimit('a cost of', maxCost, cost);
   const fragments = new Map(
@@ -259,17 +258,33 @@ export async function chargeDocument(
     ),
   );
   const selected = operation?.selectionSet ?? { kind: Kind.SELECTION_SET, selections: [] };
-  const points = rootFields(selected, (name) => fragments.get(name)).reduce(
-    (sum, field) => sum + operationCost(field.name.value).points,
-    0,
+  const costs = rootFields(selected, (name) => fragments.get(name)).map((field) =>
+    operationCost(field.name.value),
   );
-  await chargeRequest(ctx, points, report);
+  return {
+    points: costs.reduce((sum, cost) => sum + cost.points, 0),
+    records: costs.some((cost) => cost.records === true),
+  };
 }
 
-/** chargeDocument for each request Apollo runs; the budget left goes in the RateLimit headers. */
+/** A failure of the limits or the charge as the domain error the answer carries. */
+function refusalOf(error: unknown, ctx: RequestContext): ServiceApiError {
+  if (error instanceof ServiceApiError) return error;
+  const domain = toServiceApiError(error, 'graphql', ctx.requestId);
+  if (domain.status >= 500) ctx.logger.error({ err: error }, 'GraphQL limits failed');
+  return domain;
+}
+
+/**
+ * Prices and charges each request Apollo runs; the budget left goes in the RateLimit headers. A
+ * document that writes records runs once charged; the others run beside their charge (their data
+ * sets commit only once it let them through, context/admission.ts), and a refusal replaces their
+ * answer, status and body, as if they had never run.
+ */
 export function documentCostPlugin(maxCost: number): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart(): Promise<GraphQLRequestListener<GraphQLContext>> {
+      let beside = false;
       return {
         async didResolveOperation({
           schema,
@@ -281,21 +296,40 @@ export function documentCostPlugin(maxCost: number): ApolloServerPlugin<GraphQLC
         }) {
           const { ctx } = contextValue;
           try {
-            await chargeDocument(
-              ctx,
+            const { points, records } = priceDocument(
               { schema, document, operation, request },
               maxCost,
-              (state) => {
-                for (const [name, value] of rateLimitHeaders(state)) {
-                  response.http.headers.set(name.toLowerCase(), value);
-                }
-              },
             );
+            const charge = chargeRequest(ctx, points, (state) => {
+              for (const [name, value] of rateLimitHeaders(state)) {
+                response.http.headers.set(name.toLowerCase(), value);
+              }
+            });
+            if (records) {
+              await charge;
+              return;
+            }
+            ctx.admission = admissionOf(charge);
+            beside = true;
           } catch (error) {
-            if (error instanceof ServiceApiError) throw graphQLErrorOf(error);
-            const domain = toServiceApiError(error, 'graphql', ctx.requestId);
-            if (domain.status >= 500) ctx.logger.error({ err: error }, 'GraphQL limits failed');
-            throw graphQLErrorOf(domain);
+            throw graphQLErrorOf(refusalOf(error, ctx));
+          }
+        },
+        async willSendResponse({ contextValue, response }) {
+          if (!beside) return;
+          const { ctx } = contextValue;
+          try {
+            await ctx.admission.wait();
+          } catch (error) {
+            const refusal = refusalOf(error, ctx);
+            response.http.status = refusal.status;
+            if (refusal.extras.retryAfterSeconds !== undefined) {
+              response.http.headers.set('retry-after', String(refusal.extras.retryAfterSeconds));
+            }
+            response.body = {
+              kind: 'single',
+              singleResult: { errors: [formatGraphQLError({ message: refusal.message }, refusal)] },
+            };
           }
         },
       };

@@ -23,11 +23,12 @@ import {
   authenticateCredentials,
   type Authenticated,
 } from '../../services/auth/credentials.service';
+import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { credentialsFrom } from '../credentials.reader';
 import { clientIpOf } from '../http/client-ip';
 import type { GraphQLContext } from './graphql.context';
 import { formatGraphQLError } from './graphql.errors';
-import { chargeDocument, DOCUMENT_LIMITS, documentLimitRules } from './graphql.limits';
+import { DOCUMENT_LIMITS, documentLimitRules, priceDocument } from './graphql.limits';
 import { graphQLPath } from './graphql.routes';
 import { graphQLSchema } from './graphql.schema';
 
@@ -181,8 +182,7 @@ export async function attachSubscriptions(
       requester: auth.requester,
     });
     try {
-      await chargeDocument(
-        ctx,
+      const { points } = priceDocument(
         {
           schema,
           document,
@@ -190,8 +190,9 @@ export async function attachSubscriptions(
           request: { operationName: payload.operationName, variables },
         },
         config.graphqlMaxCost,
-        () => undefined,
       );
+      // Charged before it streams anything.
+      await chargeRequest(ctx, points, () => undefined);
     } catch (error) {
       const domain = toServiceApiError(error, 'graphql', requestId);
       if (domain.status >= 500) logger.error({ err: error }, 'GraphQL limits failed');

@@ -6,11 +6,17 @@
 export interface OperationCost {
   points: number;
   writes: number;
+  /**
+   * It writes records other than data sets (quizzes, sessions, answers): it runs only once the
+   * request was charged. The others run beside their charge (context/admission.ts): data sets are
+   * committed only once the charge let the request through.
+   */
+  records?: true;
 }
 
 export const READ: OperationCost = { points: 1, writes: 0 };
 /** Writes one record (addQuiz). */
-export const WRITE: OperationCost = { points: 1, writes: 1 };
+export const WRITE: OperationCost = { points: 1, writes: 1, records: true };
 /** Makes a data set (a set operation, computed results): 5 points. */
 export const SET: OperationCost = { points: 5, writes: 1 };
 

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { admissionOf } from '../../context/admission';
 import { createRequestContext, type AppDeps } from '../../context/request-context';
 import { Errors } from '../../errors';
 import { authenticateCredentials } from '../../services/auth/credentials.service';
@@ -40,7 +41,8 @@ function mergeBody(operation: string, query: QueryParams, body: unknown): QueryP
  * The legacy surface: `{base}/<operationName>`. An unknown name answers
  * UnsupportedRequestException 404, a known one with another method 405 with an Allow header;
  * then the API key (and access token, if any) decide who the requester is, and the request is
- * charged to the key's rate-limit budget before any work.
+ * charged to the key's rate-limit budget: before any work when the operation writes records,
+ * beside it otherwise (nothing it writes commits before the charge let it through).
  */
 export function restRouter(
   deps: AppDeps,
@@ -58,7 +60,7 @@ export function restRouter(
       if (allow) throw Errors.methodNotAllowed(name, req.method, allow);
     }
     const params = mergeBody(name, req.query as QueryParams, req.body);
-    const { requester, keyFromCache } = await authenticateCredentials(
+    const { requester, cachedCredentials } = await authenticateCredentials(
       deps,
       {
         operation: name,
@@ -74,14 +76,27 @@ export function restRouter(
       requestId: res.locals.requestId as string,
       operation: name,
       requester,
-      keyFromCache,
+      cachedCredentials,
     });
     res.locals.ctx = ctx;
-    await chargeRequest(ctx, operationCost(name).points, (state) => {
+    const cost = operationCost(name);
+    const charge = chargeRequest(ctx, cost.points, (state) => {
       for (const [header, value] of rateLimitHeaders(state)) res.setHeader(header, value);
     });
-    const result = await op.handler(ctx, params, req);
-    res.status(200).json(result);
+    if (cost.records) {
+      await charge;
+      res.status(200).json(await op.handler(ctx, params, req));
+      return;
+    }
+    // Runs beside its charge; a refusal is the answer, whatever the operation did meanwhile.
+    ctx.admission = admissionOf(charge);
+    const [charged, ran] = await Promise.allSettled([
+      ctx.admission.wait(),
+      op.handler(ctx, params, req),
+    ]);
+    if (charged.status === 'rejected') throw charged.reason;
+    if (ran.status === 'rejected') throw ran.reason;
+    res.status(200).json(ran.value);
   });
 
   return router;

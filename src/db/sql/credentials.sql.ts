@@ -62,3 +62,50 @@ export async function isKeyInForce(handle: RowReader, apiKeyId: number): Promise
   );
   return rows.length === 1 && rows[0]?.revoked_at === null;
 }
+
+/** Credentials taken from an instance's cache, to confirm: the key, and the token if one came. */
+export interface CredentialsToConfirm {
+  apiKeyId: number;
+  tokenHash: string | null;
+}
+
+/** Whether the key is in force now, and when the token expires (null: no such token for it). */
+export interface CredentialsInForce {
+  keyInForce: boolean;
+  tokenExpiresAt: number | null;
+}
+
+/** One statement reading whether cached credentials still hold (revocation, a moved expiry). */
+export function credentialsInForceSql(check: CredentialsToConfirm): {
+  sql: string;
+  params: unknown[];
+} {
+  return {
+    sql: `SELECT k.revoked_at AS key_revoked_at, t.expires_at AS token_expires_at
+            FROM api_keys k
+            LEFT JOIN access_tokens t ON t.token_hash = ? AND t.api_key_id = k.id
+           WHERE k.id = ?`,
+    params: [check.tokenHash, check.apiKeyId],
+  };
+}
+
+/** The rows of credentialsInForceSql, read. */
+export function credentialsInForceOf(rows: Record<string, unknown>[]): CredentialsInForce {
+  const [row] = rows;
+  return {
+    keyInForce: row !== undefined && row.key_revoked_at === null,
+    tokenExpiresAt:
+      row === undefined || row.token_expires_at === null || row.token_expires_at === undefined
+        ? null
+        : epochMillis(row.token_expires_at),
+  };
+}
+
+/** credentialsInForceSql on its own. */
+export async function readCredentialsInForce(
+  handle: RowReader,
+  check: CredentialsToConfirm,
+): Promise<CredentialsInForce> {
+  const { sql, params } = credentialsInForceSql(check);
+  return credentialsInForceOf(await handle.rows<Record<string, unknown>>(sql, params));
+}

@@ -1,5 +1,10 @@
 import type { AppDeps, Requester } from '../../context/request-context';
-import { findCredentials, isKeyInForce, type StoredKey } from '../../db/sql/credentials.sql';
+import {
+  findCredentials,
+  isKeyInForce,
+  type CredentialsToConfirm,
+  type StoredKey,
+} from '../../db/sql/credentials.sql';
 import { Errors } from '../../errors';
 import { hashSecret } from '../../security/secrets';
 import { tokenFromParameter } from './access-token.service';
@@ -35,10 +40,10 @@ export interface Authenticated {
   /** When the access token expires (milliseconds since the epoch); null without a token. */
   tokenExpiresAt: number | null;
   /**
-   * The key came from the instance's credentials cache: whoever serves the request must have its
-   * rate-limit charge confirm the key is still in force (rate-limit.service) before any work.
+   * Set when the key and token came from the instance's credentials cache: whoever serves the
+   * request has its rate-limit charge confirm they still hold (rate-limit.service).
    */
-  keyFromCache: boolean;
+  cachedCredentials?: CredentialsToConfirm;
 }
 
 /**
@@ -68,13 +73,13 @@ export async function authenticateCredentials(
   if (cache && !cached && (presentedToken === undefined || token)) {
     cache.set(keyHash, tokenHash, { key: apiKey, token });
   }
-  const keyFromCache = cached !== undefined;
+  const cachedCredentials = cached ? { apiKeyId: apiKey.id, tokenHash } : undefined;
   deps.keyUsage.touch(apiKey.id);
   if (presentedToken === undefined) {
     return {
       requester: { kind: 'anonymous', apiKeyId: apiKey.id },
       tokenExpiresAt: null,
-      keyFromCache,
+      cachedCredentials,
     };
   }
   if (!token) throw Errors.unauthenticated(operation, 'the access token is invalid');
@@ -87,7 +92,7 @@ export async function authenticateCredentials(
   return {
     requester: { kind: 'user', apiKeyId: apiKey.id, userId: token.userId },
     tokenExpiresAt: token.expiresAt,
-    keyFromCache,
+    cachedCredentials,
   };
 }
 

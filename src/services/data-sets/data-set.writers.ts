@@ -47,6 +47,10 @@ async function writeInOneBatch(
 ): Promise<WrittenSet> {
   const dataSetId = sqlVariable('data_set_id');
   const table = kindOf(set.itemType).membersTable;
+  const { admission } = ctx;
+  // A refused request writes nothing; one let through already commits in the same exchange.
+  if (admission.settled) await admission.wait();
+  const commitAtOnce = admission.settled;
   return ctx.db.batches(async (run) => {
     try {
       const [, , header, , written, , firstPage] = await run([
@@ -57,8 +61,13 @@ async function writeInOneBatch(
         members(dataSetId),
         totalUpdate(table, dataSetId),
         pageRowsStatement(set.itemType, dataSetId, 1, set.numberOfItemsPerPage),
-        { sql: 'COMMIT', params: [] },
+        ...(commitAtOnce ? [{ sql: 'COMMIT', params: [] }] : []),
       ]);
+      if (!commitAtOnce) {
+        // The charge is still in flight: the set commits once it let the request through.
+        await admission.wait();
+        await run([{ sql: 'COMMIT', params: [] }]);
+      }
       return {
         id: toNumber((header as { insertId?: unknown }).insertId),
         total: toNumber(affectedRows(written)),
@@ -94,6 +103,8 @@ async function writeStepByStep(
         await runner.manager.update(DataSet, { id }, { totalNumberOfItems: total });
         const page = pageRowsStatement(set.itemType, id, 1, set.numberOfItemsPerPage);
         const firstPageRows = (await runner.query(page.sql, page.params)) as ResultRow[];
+        // Nothing commits before the request's charge let it through.
+        await ctx.admission.wait();
         await runner.commitTransaction();
         return { id, total, firstPageRows };
       } catch (error) {

@@ -42,17 +42,25 @@ const LAYERS: readonly {
   },
   { name: 'mysql2 driver', matches: (f) => f.url.includes('/node_modules/mysql2/') },
   {
-    name: 'logging (pino, pino-http, redaction)',
+    // pino-http's middleware calls the next one: only its own frames count, not what follows.
+    name: 'logging (pino, redaction)',
     matches: (f) =>
-      /\/node_modules\/(pino|pino-http|sonic-boom|pino-std-serializers)\//.test(f.url) ||
+      /\/node_modules\/(pino|sonic-boom|pino-std-serializers)\//.test(f.url) ||
       f.url.includes('/src/observability/'),
   },
   {
-    name: 'Express (router, middleware, body)',
+    name: 'logging: pino-http middleware (self time)',
+    matches: (f) => f.url.includes('/node_modules/pino-http/'),
+    selfOnly: true,
+  },
+  {
+    // Middleware calls the next one: self time, or every handler would count as Express.
+    name: 'Express, router, body-parser (self time)',
     matches: (f) =>
-      /\/node_modules\/(express|router|body-parser|finalhandler|send|serve-static|on-finished)\//.test(
+      /\/node_modules\/(express|router|body-parser|raw-body|finalhandler|send|on-finished|type-is|negotiator)\//.test(
         f.url,
       ),
+    selfOnly: true,
   },
   { name: 'Apollo Server', matches: (f) => f.url.includes('/node_modules/@apollo/') },
   { name: 'graphql-js', matches: (f) => f.url.includes('/node_modules/graphql/') },

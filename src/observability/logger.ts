@@ -34,12 +34,20 @@ const BUFFER_BYTES = 4096;
 /** A quiet service still shows its lines within this delay. */
 const FLUSH_INTERVAL_MS = 250;
 
+let stdout: DestinationStream | undefined;
+
+/** One buffered standard output per process, whatever the number of loggers made. */
+function bufferedStdout(): DestinationStream {
+  stdout ??= openBufferedStdout();
+  return stdout;
+}
+
 /**
  * Standard output, buffered: writing each request's line on its own cost a system call, about a
  * twentieth of a getQuiz request's CPU. Whatever is buffered is written before the process
  * ends, however it ends in Node (process.exit included).
  */
-function bufferedStdout(): DestinationStream {
+function openBufferedStdout(): DestinationStream {
   const stream = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
   setInterval(() => stream.flush(), FLUSH_INTERVAL_MS).unref();
   process.once('exit', () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig, type Config } from '../config/config';
+import { serviceVersion } from '../config/package-info';
 import { openDatabase } from '../db/data-source';
 import { createAppDeps, operatorContext, type AppDeps } from '../context/request-context';
 import { ServiceApiError } from '../errors';
@@ -48,6 +49,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description(
       'Operator commands of the quiz results service (the database comes from DATABASE_URL).',
     )
+    .version(serviceVersion(), '-V, --version', 'print the version of the service')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -67,6 +67,16 @@ describe('operator CLI', () => {
     await dataSource.initialize();
   });
 
+  it('--version prints the version of package.json', async () => {
+    const { version } = JSON.parse(
+      fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8'),
+    ) as { version: string };
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const flag of ['--version', '-V']) {
+      expect(await cli([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+  });
+
   it('--help lists every command', async () => {
     const { code, stdout } = await cli(['--help']);
     expect(code).toBe(0);

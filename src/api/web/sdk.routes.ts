@@ -1,19 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { packageRoot } from '../../config/package-info';
 import type { AppDeps } from '../../context/request-context';
 import { DEMO_PAGE_CSS, DEMO_PAGE_HTML } from './demo/demo-page.view';
 
 export const SDK_SCRIPT_PATH = '/sdk/quiz-api-client.js';
 export const SDK_MODULE_PATH = '/sdk/quiz-api-client.mjs';
-
-/** The folder holding package.json, from src/api/web (ts-node, jest) or dist/src/api/web alike. */
-function packageRoot(start: string): string {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return start;
-  }
-}
 
 /** Where `npm run build:client` (part of `npm run build`) writes the browser bundles. */
 export const BROWSER_BUILD_DIR = path.join(packageRoot(__dirname), 'dist', 'sdk');

@@ -28,6 +28,17 @@ async function readAll(stream: NodeJS.ReadableStream | undefined): Promise<strin
     .replace(/\r?\n$/, '');
 }
 
+/** Why a file could not be read, in words (the system's code kept for searching). */
+function fileErrorReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const reasons: Record<string, string> = {
+    ENOENT: 'no such file',
+    EACCES: 'permission denied',
+    EISDIR: 'it is a folder',
+  };
+  return code && reasons[code] ? `${reasons[code]} (${code})` : String((error as Error)?.message);
+}
+
 /** Runs one CLI command; returns the exit code instead of exiting, so tests can call it. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const print = (text: string) => io.stdout.write(`${text}\n`);
@@ -185,8 +196,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       let text: string;
       try {
         text = fs.readFileSync(file, 'utf8');
-      } catch {
-        throw new CliError(`cannot read ${file}`);
+      } catch (error) {
+        throw new CliError(`cannot read ${file}: ${fileErrorReason(error)}`);
       }
       let document: unknown;
       try {

@@ -175,7 +175,11 @@ describe('operator CLI', () => {
     [['key:revoke', '999999'], /API key 999999 does not exist/],
     [['generate', '--users', 'many'], /must be a whole number/],
     [['generate', '--participation', '150%'], /must be between 0 and 1/],
-    [['import', '/nonexistent/file.json'], /cannot read \/nonexistent\/file\.json/],
+    [
+      ['import', '/nonexistent/file.json'],
+      /cannot read \/nonexistent\/file\.json: no such file \(ENOENT\)/,
+    ],
+    [['import', os.tmpdir()], /cannot read .*: it is a folder \(EISDIR\)/],
     [
       ['simulate', '--url', 'http://127.0.0.1:9', '--api-key', 'k', '--quiz', '1'],
       /an access token is needed: --token or --user/,

@@ -12,6 +12,7 @@ import { webRoutes } from '../api/web/web.routes';
 import { apiCors } from '../api/cors.middleware';
 import { sdkRoutes } from '../api/web/sdk.routes';
 import { graphQLEndpoint, graphQLPath } from '../api/graphql/graphql.routes';
+import type { GraphQLRequestSummary } from '../api/graphql/graphql.log';
 import { requestIdFrom, type AppDeps } from '../context/request-context';
 import { QUEUED_REQUESTS_PER_CONNECTION } from '../db/data-source';
 
@@ -20,6 +21,11 @@ import { QUEUED_REQUESTS_PER_CONNECTION } from '../db/data-source';
  * the queries of admitted requests (a few at a time each) always find room in it.
  */
 const REQUESTS_PER_CONNECTION = QUEUED_REQUESTS_PER_CONNECTION / 4;
+
+/** The summary the GraphQL route left for the request's log line, if any. */
+function graphQLSummaryOf(res: ServerResponse): GraphQLRequestSummary | undefined {
+  return (res as ServerResponse & { locals?: { graphql?: GraphQLRequestSummary } }).locals?.graphql;
+}
 
 export interface AppOptions {
   /** The legacy operations to serve; the full list unless a test narrows or extends it. */
@@ -52,8 +58,18 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
     pinoHttp({
       logger,
       genReqId: (_req, res) => String(res.getHeader('X-Request-Id')),
+      // A GraphQL answer with errors is a warning even when its status is 200.
       customLogLevel: (_req, res, error) =>
-        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+        error || res.statusCode >= 500
+          ? 'error'
+          : res.statusCode >= 400 || graphQLSummaryOf(res)?.errorTypes.length
+            ? 'warn'
+            : 'info',
+      customProps: (_req, res) => {
+        const graphql = graphQLSummaryOf(res);
+        // pino-http skips a missing value; an empty object would cost a child logger a request.
+        return (graphql ? { graphql } : undefined) as object;
+      },
       wrapSerializers: false,
       serializers: {
         req: (req: IncomingMessage & { id?: unknown; originalUrl?: string }) => ({

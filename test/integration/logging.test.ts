@@ -84,4 +84,32 @@ describe('log redaction', () => {
       expect(text).not.toContain(secret);
     }
   });
+
+  it('logs a GraphQL request on one line with its operation, root fields and error types', async () => {
+    const before = app.logs.lines.length;
+    const res = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+      body: JSON.stringify({
+        query:
+          'query Twice { known: getUser(userId: "1") { id } missing: getQuiz(quizId: "999999") { id } }',
+        operationName: 'Twice',
+      }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { errors?: { extensions?: { type?: string } }[] };
+    const types = (body.errors ?? []).map((error) => error.extensions?.type);
+    expect(types.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lines = app.logs
+      .records()
+      .slice(before)
+      .filter((record) => (record.req as { url?: string } | undefined)?.url === '/graphql');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 'warn',
+      res: { statusCode: 200 },
+      graphql: { operationName: 'Twice', rootFields: ['getUser', 'getQuiz'], errorTypes: types },
+    });
+  });
 });

@@ -13,6 +13,7 @@ import {
   type ParameterNameOf,
 } from '../operations/operation-definition';
 import { graphQLErrorOf } from './graphql.errors';
+import type { GraphQLRequestSummary } from './graphql.log';
 
 /** What every resolver receives: the request context both transports share. */
 export interface GraphQLContext {
@@ -22,6 +23,8 @@ export interface GraphQLContext {
    * since the epoch), the subscription ends; null without a token.
    */
   credentialsExpireAt?: number | null;
+  /** Receives the request's summary for its log line (HTTP requests; see graphql.log.ts). */
+  describe?: (summary: GraphQLRequestSummary) => void;
 }
 
 /** The same context for one field, reporting errors under that operation's name. */

@@ -11,6 +11,7 @@ import { Errors } from '../../errors';
 import { buildGraphQLContext, type GraphQLContext } from './graphql.context';
 import { formatGraphQLError, unavailableStatusPlugin } from './graphql.errors';
 import { DOCUMENT_LIMITS, documentCostPlugin, documentLimitRules } from './graphql.limits';
+import { requestSummaryPlugin } from './graphql.log';
 import { graphQLSchema } from './graphql.schema';
 
 export interface GraphQLEndpoint {
@@ -48,6 +49,7 @@ export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
       ApolloServerPluginCacheControlDisabled(),
       documentCostPlugin(deps.config.graphqlMaxCost),
       unavailableStatusPlugin,
+      requestSummaryPlugin,
       production
         ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
@@ -67,7 +69,12 @@ export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
       next();
     },
     expressMiddleware(server, {
-      context: ({ req, res }) => buildGraphQLContext(deps, req, String(res.locals.requestId)),
+      context: async ({ req, res }) => ({
+        ...(await buildGraphQLContext(deps, req, String(res.locals.requestId))),
+        describe: (summary) => {
+          res.locals.graphql = summary;
+        },
+      }),
     }),
   );
   return { router, stop: () => server.stop() };

@@ -42,7 +42,7 @@ async function npmStart(sqlitePath: string): Promise<Started> {
   const deadline = Date.now() + 110_000;
   while (Date.now() < deadline) {
     const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-    const apiKey = /Demo API key \(bound to localhost, shown once\): (\S+)/.exec(output)?.[1];
+    const apiKey = /Demo API key \(bound to localhost, kept in \S+\): (\S+)/.exec(output)?.[1];
     if (url && apiKey && output.includes('"pid":'))
       return { child, url, apiKey, output: () => output };
     if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
@@ -128,29 +128,50 @@ describe('embedded default (npm start without DATABASE_URL)', () => {
       db.close();
     }
 
-    // A second start keeps the data (no second seed) and issues a new demo key, revoking the old.
+    // A second start keeps the data (no second seed) and the same demo key, still in force.
     const second = await npmStart(sqlitePath);
     expect(await stop(second)).toBe(0);
     expect(second.output()).toContain('shutdown complete');
     expect(second.output()).not.toContain('Demo data loaded');
-    const again = new Database(sqlitePath, { readonly: true });
+    expect(second.apiKey).toBe(firstKey);
+    const keyFile = path.join(path.dirname(sqlitePath), 'demo-api-key');
+    // Readable by its owner only.
+    expect(fs.statSync(keyFile).mode & 0o077).toBe(0);
+    const again = new Database(sqlitePath);
     try {
       const users = again.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number };
       expect(users.n).toBe(usersAfterFirst);
-      const old = again
+      const kept = again
         .prepare('SELECT revoked_at FROM api_keys WHERE key_hash = ?')
-        .get(sha256(firstKey)) as {
-        revoked_at: string | null;
-      };
-      expect(old.revoked_at).not.toBeNull();
-      const fresh = again
-        .prepare('SELECT revoked_at FROM api_keys WHERE key_hash = ?')
-        .get(sha256(second.apiKey)) as {
-        revoked_at: string | null;
-      };
-      expect(fresh.revoked_at).toBeNull();
+        .get(sha256(firstKey)) as { revoked_at: string | null };
+      expect(kept.revoked_at).toBeNull();
+      // Its owner revokes it (as the key manager does).
+      again
+        .prepare("UPDATE api_keys SET revoked_at = datetime('now') WHERE key_hash = ?")
+        .run(sha256(firstKey));
     } finally {
       again.close();
+    }
+
+    // The next start issues a new key and keeps that one; the revoked key stays revoked.
+    const third = await npmStart(sqlitePath);
+    expect(await stop(third)).toBe(0);
+    expect(third.apiKey).not.toBe(firstKey);
+    expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(third.apiKey);
+    const last = new Database(sqlitePath, { readonly: true });
+    try {
+      const state = (secret: string) =>
+        (
+          last
+            .prepare('SELECT revoked_at FROM api_keys WHERE key_hash = ?')
+            .get(sha256(secret)) as {
+            revoked_at: string | null;
+          }
+        ).revoked_at;
+      expect(state(firstKey)).not.toBeNull();
+      expect(state(third.apiKey)).toBeNull();
+    } finally {
+      last.close();
     }
   });
 });

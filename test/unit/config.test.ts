@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/config';
 
@@ -97,6 +98,7 @@ describe('config', () => {
     ['PUBLIC_BASE_URL', 'ftp://example.org'],
     ['PUBLIC_BASE_URL', 'localhost:3000'],
     ['TRUST_PROXY', 'yes please!'],
+    ['COOKIE_SECRET', 'short'],
     ['MIGRATE_ON_START', 'maybe'],
     ['BODY_LIMIT', 'huge'],
     ['BASE_PATH', 'api'],
@@ -112,5 +114,115 @@ describe('config', () => {
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as ConfigError).variable).toBe(name);
     expect((caught as ConfigError).message).toContain(name);
+  });
+
+  it('names every bad variable in one error, one line each', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ PORT: 'abc', TRUST_PROXY: 'yes', BODY_LIMIT: 'huge', PAGE_SIZE: '25' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const error = caught as ConfigError;
+    expect(error.problems.map((problem) => problem.variable)).toEqual([
+      'PORT',
+      'TRUST_PROXY',
+      'BODY_LIMIT',
+    ]);
+    expect(error.variable).toBe('PORT');
+    const lines = error.message.split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe('Invalid configuration (3 variables):');
+    expect(lines[1]).toMatch(/^ {2}PORT must be a whole number, got "abc"$/);
+    expect(lines[2]).toMatch(/^ {2}TRUST_PROXY .*"yes"/);
+    expect(lines[3]).toMatch(/^ {2}BODY_LIMIT .*"huge"/);
+  });
+
+  it('keeps one line for one bad variable', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(
+      new ConfigError([{ variable: 'PORT', message: 'must be a whole number, got "abc"' }]),
+    );
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(
+      'Invalid configuration: PORT must be a whole number, got "abc"',
+    );
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['0', false],
+    ['2', 2],
+    ['loopback', 'loopback'],
+    ['linklocal, uniquelocal', 'linklocal, uniquelocal'],
+    ['10.0.0.0/8', '10.0.0.0/8'],
+    ['10.0.0.0/255.0.0.0', '10.0.0.0/255.0.0.0'],
+    ['127.0.0.1, ::1', '127.0.0.1, ::1'],
+    ['fe80::/10, 192.168.1.7', 'fe80::/10, 192.168.1.7'],
+  ])('accepts TRUST_PROXY=%s as Express takes it', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+  });
+
+  it.each([
+    'yes',
+    'Loopback',
+    '10.0.0.0/99',
+    '10.0.0.0/0',
+    '::1/129',
+    '10.0.0.0/255.0.255.0',
+    '300.1.1.1',
+    '127.1',
+    'loopback,,10.0.0.1',
+    '10.0.0.1,',
+    'proxy.example.org',
+  ])('refuses TRUST_PROXY=%s naming the variable', (value) => {
+    let caught: unknown;
+    try {
+      loadConfig({ TRUST_PROXY: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).problems).toEqual([
+      { variable: 'TRUST_PROXY', message: expect.stringContaining('hop count') as unknown },
+    ]);
+    expect((caught as ConfigError).message).toContain('TRUST_PROXY');
+  });
+
+  describe('.env.example', () => {
+    const root = path.resolve(__dirname, '../..');
+    const example = new Map(
+      readFileSync(path.join(root, '.env.example'), 'utf8')
+        .split('\n')
+        .map((line) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line))
+        .filter((match) => match !== null)
+        .map((match) => [match[1], match[2]] as const),
+    );
+    const source = readFileSync(path.join(root, 'src/config/config.ts'), 'utf8');
+    const read = new Set(
+      [...source.matchAll(/\w+\(\s*source,\s*'([A-Z][A-Z0-9_]*)'/g)].map((match) => match[1]),
+    );
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'));
+    const documented = new Set(
+      [...section.slice(0, section.indexOf('\n## ', 1)).matchAll(/^\| `([A-Z][A-Z0-9_]*)`/gm)].map(
+        (match) => match[1],
+      ),
+    );
+
+    it('lists exactly the variables config.ts reads and the README documents', () => {
+      expect(read.size).toBeGreaterThan(20);
+      expect([...example.keys()].sort()).toEqual([...read].sort());
+      expect([...documented].sort()).toEqual([...read].sort());
+    });
+
+    it('gives every variable its default', () => {
+      const { cookieSecret: _fromExample, ...fromExample } = loadConfig(
+        Object.fromEntries(example),
+        root,
+      );
+      const { cookieSecret: _fromNothing, ...fromNothing } = loadConfig({}, root);
+      expect(fromExample).toEqual(fromNothing);
+    });
   });
 });

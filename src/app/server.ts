@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { graphQLPath } from '../api/graphql/graphql.routes';
 import { attachSubscriptions } from '../api/graphql/graphql.subscriptions';
+import { markShuttingDown } from '../api/health/health.routes';
 import { clientErrorHandler } from '../api/http/client-error.handler';
 import { wireOfPaths } from '../api/http/wire';
 import type { AppDeps } from '../context/request-context';
@@ -13,8 +14,9 @@ export interface RunningServer {
   server: http.Server;
   url: string;
   /**
-   * Stops accepting, ends the WebSocket connections (1001) and the change feed, lets in-flight
-   * requests finish (up to the configured timeout), closes the pool.
+   * Marks the app as shutting down (/readyz answers 503), stops accepting, ends the WebSocket
+   * connections (1001) and the change feed, lets in-flight requests finish (up to the configured
+   * timeout), closes the pool.
    */
   close: () => Promise<void>;
 }
@@ -51,6 +53,8 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      // First of all, so that /readyz answers 503 on the connections still open while we drain.
+      markShuttingDown(app);
       logger.info('shutting down: no new connections, finishing in-flight requests');
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Upgraded sockets are no HTTP connections: closed here, or the server never closes.

@@ -1,6 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Kind } from 'graphql';
-import type { GraphQLContext } from './graphql.context';
 import { rootFields } from './root-fields';
 
 /** What the request's log line tells of a GraphQL request (its HTTP status says little). */
@@ -12,11 +11,16 @@ export interface GraphQLRequestSummary {
   errorTypes: string[];
 }
 
+/** A context that takes the summary (GraphQLContext, for HTTP requests). */
+export interface DescribedContext {
+  describe?: (summary: GraphQLRequestSummary) => void;
+}
+
 /**
  * Hands each request's summary to its context's `describe`, which the route keeps for the
  * request's one log line (app.ts): a failing field then logs as a warning, with its type.
  */
-export const requestSummaryPlugin: ApolloServerPlugin<GraphQLContext> = {
+export const requestSummaryPlugin: ApolloServerPlugin<DescribedContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ contextValue, operation, operationName, document, response }) {

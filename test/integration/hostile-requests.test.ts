@@ -192,6 +192,24 @@ describe('hostile requests', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('answers 400, not 500, to a body field holding an object where text is expected', async () => {
+    const before = await snapshot();
+    // An object String() cannot even convert, where the API key's text belongs.
+    for (const apiKey of [{ toString: false }, { key: 'x' }, [{ a: 1 }]]) {
+      const rest = await rawRequest(`${app.url}/addAnswers`, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiKey, answers: [] }),
+      });
+      expect(rest.status).toBe(400);
+      expect(json(rest)).toMatchObject({
+        type: 'BadParameterException',
+        operation: 'addAnswers',
+        parameterName: 'apiKey',
+      });
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('refuses JSON nested 100,000 levels with 400, in a body, a variable or a query parameter', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const before = await snapshot();

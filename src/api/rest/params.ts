@@ -30,7 +30,23 @@ export function optionalString(
   const value = params[name];
   if (value === undefined) return undefined;
   if (Array.isArray(value)) {
-    throw Errors.badParameter(operation, name, value.join(','), 'must be given once');
+    throw Errors.badParameter(operation, name, value.map(textOf).join(','), 'must be given once');
+  }
+  // A JSON body may hold an object where text is expected (even one String() cannot convert).
+  if (value !== null && typeof value === 'object') {
+    throw Errors.badParameter(operation, name, textOf(value), 'must be text, not an object');
+  }
+  return String(value);
+}
+
+/** Any parameter value as text, for an error message: objects as their JSON. */
+function textOf(value: unknown): string {
+  if (value !== null && typeof value === 'object') {
+    try {
+      return JSON.stringify(value);
+    } catch {
+      return '[object]';
+    }
   }
   return String(value);
 }

@@ -2,13 +2,10 @@ import type { DataSource } from 'typeorm';
 import { generateData } from '../../src/data/generate/synthetic-data';
 import { loadData } from '../../src/data/import/bulk-loader';
 import { LOADED_TABLES } from '../../src/data/import/empty-database';
-import type {
-  ImportAnswer,
-  ImportDocument,
-  ImportSource,
-} from '../../src/data/import/import-document';
+import type { ImportDocument, ImportSource } from '../../src/data/import/import-document';
 import { ImportError } from '../../src/data/import/import-validator';
 import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
+import { generatedWithBadLastAnswer } from '../helpers/bad-import';
 
 const NOW = new Date('2027-07-01T00:00:00Z');
 
@@ -108,25 +105,8 @@ async function rowCounts(dataSource: DataSource): Promise<Record<string, number>
 }
 
 /** The generated source, its last answer made bad: the error comes after many rows were sent. */
-function generatedWithBadLastAnswer(): { source: ImportSource; lastIndex: number } {
-  const { source, expected } = generateData(GENERATED);
-  const answers = source.answers as Iterable<ImportAnswer>;
-  const lastIndex = expected.answers - 1;
-  return {
-    lastIndex,
-    source: {
-      ...source,
-      answers: {
-        *[Symbol.iterator]() {
-          let index = 0;
-          for (const answer of answers) {
-            yield index === lastIndex ? { ...answer, answeredAt: '2027-02-30 10:00:00' } : answer;
-            index += 1;
-          }
-        },
-      },
-    },
-  };
+function generatedWithBadLast(): { source: ImportSource; lastIndex: number } {
+  return generatedWithBadLastAnswer(GENERATED);
 }
 
 describe('a load into an empty database (answers as one LOAD DATA) on MariaDB', () => {
@@ -194,7 +174,7 @@ describe('a load into an empty database (answers as one LOAD DATA) on MariaDB', 
 
   it('rolls everything back when an answer is refused after rows were sent, and leaves the checks on', async () => {
     const dataSource = await open('load_bad_answer');
-    const { source, lastIndex } = generatedWithBadLastAnswer();
+    const { source, lastIndex } = generatedWithBadLast();
     let sent = 0;
     const load = loadData(dataSource, source, {
       now: NOW,

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { demoDocument } from '../../src/data/demo/demo-data';
-import { generateData } from '../../src/data/generate/synthetic-data';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type {
   IdMap,
@@ -26,6 +25,7 @@ import {
 } from '../../src/db/entities';
 import { verifyPassword } from '../../src/security/password';
 import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
+import { generatedWithBadLastAnswer } from '../helpers/bad-import';
 
 const SAMPLE: ImportDocument = JSON.parse(
   fs.readFileSync(path.join(__dirname, '../fixtures/sample-import.json'), 'utf8'),
@@ -497,7 +497,7 @@ const CORRUPTIONS: [string, string, Mutation][] = [
  * earlier answers are already written in the transaction when the error is found.
  */
 function sourceWithBadLastAnswer(): { source: ImportSource; lastIndex: number } {
-  const { source, expected } = generateData({
+  return generatedWithBadLastAnswer({
     users: 90,
     quizzes: 8,
     questions: 10,
@@ -506,23 +506,6 @@ function sourceWithBadLastAnswer(): { source: ImportSource; lastIndex: number } 
     seed: 7,
     now: NOW,
   });
-  const answers = source.answers as Iterable<ImportAnswer>;
-  const lastIndex = expected.answers - 1;
-  return {
-    lastIndex,
-    source: {
-      ...source,
-      answers: {
-        *[Symbol.iterator]() {
-          let index = 0;
-          for (const answer of answers) {
-            yield index === lastIndex ? { ...answer, answeredAt: '2027-02-30 10:00:00' } : answer;
-            index += 1;
-          }
-        },
-      },
-    },
-  };
 }
 
 async function expectRollbackOfWrittenAnswers(dataSource: DataSource): Promise<void> {

@@ -5,6 +5,7 @@ import {
   getUserGroupSetOperation,
   getUserSetOperation,
 } from './data-set.operation';
+import { exportDataSetOperation } from './data-set-export.operation';
 import { pointsSentence, writesSentence, type OperationCost } from './operation-costs';
 import type { OperationDefinition } from './operation-definition';
 import { addQuizOperation, getQuizAttributeOperation, getQuizOperation } from './quiz.operation';
@@ -32,6 +33,7 @@ export const OPERATIONS = {
   getUserGroupSet: getUserGroupSetOperation,
   getDataSetPage: getDataSetPageOperation,
   computeDataSet: computeDataSetOperation,
+  exportDataSet: exportDataSetOperation,
   getResults: getResultsOperation,
   getSessionResults: getSessionResultsOperation,
   addSession: addSessionOperation,

@@ -1,8 +1,5 @@
 import type { DataSetItemType } from '../../../db/entities/data-set.entity';
-import type {
-  DataSetExport,
-  DataSetItemsView,
-} from '../../../services/data-sets/data-set-export.service';
+import type { DataSetExport } from '../../../services/data-sets/data-set-export.service';
 import type { StoredResultsShape } from '../../../services/results/result-parameters';
 import type { RestDownload } from '../../operations/operation-definition';
 import { COMPONENT_SCHEMAS, type JsonSchema } from '../openapi/openapi.schemas';
@@ -112,5 +109,3 @@ export function dataSetDownload(set: DataSetExport): RestDownload {
     body: csv ? csvBody(set) : ndjsonBody(set),
   };
 }
-
-export type { DataSetItemsView };

@@ -53,9 +53,17 @@ export async function sendDownload(
     left = !res.writableFinished;
   });
   const gone = () => left || res.destroyed;
+  // Settles once the last chunk reached the socket (or failed to): what was sent before a
+  // failure still reaches the client before the connection is cut.
+  let written: Promise<void> = Promise.resolve();
+  const write = (text: string): boolean => {
+    let settle = () => undefined as void;
+    written = new Promise((resolve) => (settle = resolve));
+    return res.write(text, () => settle());
+  };
   try {
     while (!next.done) {
-      if (!res.write(next.value)) await drained(res);
+      if (!write(next.value)) await drained(res);
       if (gone()) {
         // The client left: stop reading the set.
         await chunks.return?.();
@@ -70,6 +78,7 @@ export async function sendDownload(
       { err: error, operation: ctx.operation },
       'download failed after its first byte: the connection is cut',
     );
+    if (!gone()) await Promise.race([written, drained(res)]);
     res.destroy();
   }
 }

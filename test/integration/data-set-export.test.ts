@@ -331,6 +331,20 @@ describe.each(BACKENDS)('exportDataSet on %s', (backend) => {
     expect(ndjson.text).toBe('');
   });
 
+  it('HEAD: the headers of the file, no body', async () => {
+    const users = await makeSet('A', 'getUserSet', { sessionId: ids.sessions.S as string });
+    const res = await fetch(
+      `${app.url}/exportDataSet?dataSetId=${users.dataSetId as string}&format=csv&${who.A}`,
+      { method: 'HEAD' },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="user-${users.dataSetId as string}.csv"`,
+    );
+    expect(await res.text()).toBe('');
+  });
+
   it('exports a set of 2,500 items (five reads of 500) completely and in order, for 3 points', async () => {
     const big = await makeSet('anonymous', 'getUserSet', {
       sessionId: ids.sessions.BIG as string,

@@ -1,10 +1,11 @@
+import net from 'node:net';
 import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
 import { DataSet } from '../../src/db/entities';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
-import { BACKENDS, openBackend } from '../helpers/database';
+import { BACKENDS, openBackend, openSqliteTestDatabase } from '../helpers/database';
 import { parseCsv, expectedRecords } from '../helpers/csv';
 
 /**
@@ -511,5 +512,52 @@ describe.each(BACKENDS)('exportDataSet on %s', (backend) => {
       expect(failures).toHaveLength(2);
       expect(failures[0]).toMatchObject({ level: 'error', operation: 'exportDataSet' });
     });
+  });
+});
+
+describe('exportDataSet to a client that leaves mid-file', () => {
+  it('stops reading the set (no error), however large the set', async () => {
+    const { dataSource, close } = await openSqliteTestDatabase();
+    const key = await createTestApiKey(dataSource, 'localhost');
+    const app = await startTestApp(dataSource);
+    try {
+      // 1.5 million members, some 18 MB of CSV: more than the sockets' buffers hold.
+      const total = 1_500_000;
+      const set = await dataSource.getRepository(DataSet).save({
+        itemType: 'user',
+        ownerUserId: null,
+        ownerApiKeyId: key.id,
+        totalNumberOfItems: total,
+        numberOfItemsPerPage: 50,
+        parameters: null,
+        expiresAt: new Date(Date.now() + 3600_000),
+      });
+      await dataSource.query(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         INSERT INTO data_set_items (data_set_id, position, item_id) SELECT ?, i, 1000000 + i FROM n`,
+        [total, set.id],
+      );
+      const { port, hostname } = new URL(app.url);
+      const socket = net.connect(Number(port), hostname);
+      socket.write(
+        `GET /exportDataSet?dataSetId=${set.id}&format=csv&apiKey=${key.secret} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      );
+      const head = await new Promise<string>((resolve) =>
+        socket.once('data', (data: Buffer) => resolve(data.toString('latin1'))),
+      );
+      expect(head.startsWith('HTTP/1.1 200')).toBe(true);
+      socket.destroy();
+      const ended = (msg: string) => app.logs.records().some((record) => record.msg === msg);
+      // The answer ends one way or the other; wait for whichever comes.
+      while (!ended('the client left during a download') && !ended('request completed')) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(ended('the client left during a download')).toBe(true);
+      expect(ended('request completed')).toBe(false);
+      expect(ended('download failed after its first byte: the connection is cut')).toBe(false);
+    } finally {
+      await app.close();
+      await close();
+    }
   });
 });

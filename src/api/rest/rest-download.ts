@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import type { RequestContext } from '../../context/request-context';
 import type { RestDownload } from '../operations/operation-definition';
@@ -10,8 +11,9 @@ import type { RestDownload } from '../operations/operation-definition';
  * no end: a client cannot take a truncated file for a complete one) and is logged.
  */
 
-/** Resolves when the socket wants more, or when the client is gone. */
+/** Resolves when the socket wants more, or at once when the answer is over (client gone). */
 function drained(res: Response): Promise<void> {
+  if (res.destroyed || res.writableFinished) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
@@ -62,14 +64,17 @@ export async function sendDownload(
     return res.write(text, () => settle());
   };
   try {
-    while (!next.done) {
-      if (!write(next.value)) await drained(res);
+    for (;;) {
+      // Checked before each write: the client may leave while a chunk is being read.
       if (gone()) {
-        // The client left: stop reading the set.
         await chunks.return?.();
         ctx.logger.info({ operation: ctx.operation }, 'the client left during a download');
         return;
       }
+      if (next.done) break;
+      if (!write(next.value)) await drained(res);
+      // Each chunk gives way to other work: SQLite's reads never leave the event loop themselves.
+      await setImmediate();
       next = await chunks.next();
     }
     res.end();

@@ -20,7 +20,8 @@ import { getUserAttributeOperation, getUserOperation } from './user.operation';
 /**
  * Every operation of the API, by name, in the order schema/openapi.json lists them. Adding one:
  * its definition in the `*.operation.ts` of its area, listed here; a resolver method for its
- * GraphQL root field; a method of the client. Routes and descriptions follow from here.
+ * GraphQL root field, if it has one (without `graphQL` it is REST only, as exportDataSet); a
+ * method of the client. Routes and descriptions follow from here.
  */
 export const OPERATIONS = {
   getQuiz: getQuizOperation,

@@ -192,6 +192,39 @@ describe('key manager', () => {
     }
   });
 
+  it('copies by selecting the key where the Clipboard API is missing (Chromium)', async () => {
+    const context = await browser.newContext();
+    // As on a page served over plain HTTP to another host, where navigator.clipboard is absent.
+    await context.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'clipboard', {
+        get: () => undefined,
+        configurable: true,
+      });
+    });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}/keys`);
+      await page.fill('#email', EMAIL);
+      await page.fill('#password', PASSWORD);
+      await Promise.all([page.waitForSelector('#create-form'), page.click('#login-submit')]);
+      await page.fill('#host', 'localhost');
+      await page.fill('#label', 'Fallback key');
+      await Promise.all([page.waitForSelector('#new-key'), page.click('#create-submit')]);
+      const secret = (await page.textContent('#new-key'))?.trim() ?? '';
+      expect(secret).toMatch(/^qk_/);
+      expect(await page.evaluate(() => navigator.clipboard)).toBeUndefined();
+      expect(await page.evaluate(() => window.getSelection()?.toString())).toBe('');
+      await page.click('#copy-new-key');
+      await page.waitForSelector('#copy-new-key.copied');
+      // The fallback selects the key and copies the selection with the legacy command.
+      expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(secret);
+      expect(await page.textContent('#copy-new-key')).toBe('Copied');
+      expect(await page.textContent('#new-key-copy-status')).toBe('Copied to the clipboard.');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('sets the session cookie HttpOnly, SameSite=Strict, on the key manager path only', async () => {
     const form = await visit(`${app.url}/keys`);
     expect(form.res.headers.get('cache-control')).toBe('no-store');

@@ -27,7 +27,7 @@ export interface KeyManagerView extends KeyManagerFrame {
 
 const STYLE = `
 .secret-line { display: flex; gap: .5rem; align-items: stretch; }
-.secret-line code.secret { flex: 1; }
+.secret-line code.secret { flex: 1; user-select: all; }
 button.copy { margin-top: 0; white-space: nowrap; }
 button.copy.copied { background: #1e7a3c; }
 a.button { display: inline-block; padding: .3rem .9rem; border-radius: 4px; color: #fff;

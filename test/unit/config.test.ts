@@ -146,12 +146,18 @@ describe('config', () => {
   it('names the production requirement of COOKIE_SECRET beside the other bad variables', () => {
     let caught: unknown;
     try {
-      loadConfig({ NODE_ENV: 'production', PORT: '99999', METRICS_TOKEN: 'short' });
+      loadConfig({
+        NODE_ENV: 'production',
+        PORT: '99999',
+        BODY_LIMIT: 'huge',
+        METRICS_TOKEN: 'short',
+      });
     } catch (error) {
       caught = error;
     }
     expect((caught as ConfigError).problems).toEqual([
       { variable: 'PORT', message: 'must be between 0 and 65535, got 99999' },
+      { variable: 'BODY_LIMIT', message: 'must be a size such as 1mb or 8kb, got "huge"' },
       { variable: 'COOKIE_SECRET', message: 'is required in production (at least 32 characters)' },
       { variable: 'METRICS_TOKEN', message: 'must be at least 16 characters' },
     ]);

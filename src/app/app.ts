@@ -93,9 +93,11 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
     }),
   );
 
-  // Before the request histogram: a scrape is not counted, nor rate limited.
-  if (config.metrics.enabled) app.use(metricsRoutes(deps));
-  app.use(requestMetrics(deps.metrics, config.basePath, graphQLPath(config.basePath)));
+  if (config.metrics.enabled) {
+    // The route before the request histogram: a scrape is not counted, nor rate limited.
+    app.use(metricsRoutes(deps));
+    app.use(requestMetrics(deps.metrics, config.basePath, graphQLPath(config.basePath)));
+  }
 
   const wireOf = wireOfPaths(graphQLPath(config.basePath));
   app.use(urlLimits(config, wireOf));
@@ -109,7 +111,7 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
   );
   const graphql = await graphQLEndpoint(deps);
   app.use(config.basePath || '/', apiCors);
-  app.use(config.basePath || '/', graphql.router);
+  app.use(config.basePath || '/', tagTransport('graphql', graphql.router));
   app.use(config.basePath || '/', tagTransport('rest', restRouter(deps, options.operations)));
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger, config.bodyLimitBytes, wireOf));

@@ -32,7 +32,8 @@ function pathOf(req: Request): string {
  * Observes every request it sees in the duration histogram, once answered. The transport is the
  * one a router tagged (`tagTransport`), else told by the path: the GraphQL endpoint, a REST
  * operation of the catalog (refused before its router: 413, 503), or other. Mounted after
- * `/metrics`, which is not counted.
+ * `/metrics`, which is not counted. Operation labels come from the catalog, never from the
+ * request as sent, so a client cannot add series.
  */
 export function requestMetrics(
   metrics: ServiceMetrics,
@@ -46,26 +47,38 @@ export function requestMetrics(
     return path.slice(0, slash) === basePath && restOperations.has(name) ? name : undefined;
   };
 
-  // One listener for every response ('this' is the response): nothing made per request.
+  /** The labels of an untagged request, told by its path (refused early, a probe, a 404). */
+  const byPath = (res: Response): [Transport, string] => {
+    const path = pathOf(res.req);
+    if (path === graphqlPath || path === `${graphqlPath}/`) {
+      return ['graphql', graphQLOperation(res.locals.graphql as GraphQLRequestSummary | undefined)];
+    }
+    const operation = restOperationOf(path);
+    return operation ? ['rest', operation] : ['other', 'other'];
+  };
+
+  // One listener for every response ('this' is the response). A routed request is labelled from
+  // what its router left (no parsing); only the others read their path.
   function answered(this: Response): void {
     const seconds = (performance.now() - (this.locals.metricsStart as number)) / 1000;
-    const path = pathOf(this.req);
     const tagged = this.locals.transport as Transport | undefined;
-    const restOperation = tagged === 'graphql' ? undefined : restOperationOf(path);
-    const transport: Transport =
-      tagged ??
-      (path === graphqlPath || path === `${graphqlPath}/`
-        ? 'graphql'
-        : restOperation
-          ? 'rest'
-          : 'other');
-    const operation =
-      transport === 'graphql'
-        ? graphQLOperation(this.locals.graphql as GraphQLRequestSummary | undefined)
-        : transport === 'rest'
-          ? (restOperation ?? 'other')
-          : 'other';
-    metrics.observeRequest(transport, operation, this.statusCode, seconds);
+    if (tagged === 'graphql') {
+      const summary = this.locals.graphql as GraphQLRequestSummary | undefined;
+      metrics.observeRequest('graphql', graphQLOperation(summary), this.statusCode, seconds);
+    } else if (tagged === 'rest') {
+      // The REST router's context names its operation once the credentials were read.
+      const named = (this.locals.ctx as { operation?: string } | undefined)?.operation;
+      const operation =
+        named !== undefined && restOperations.has(named)
+          ? named
+          : (restOperationOf(pathOf(this.req)) ?? 'other');
+      metrics.observeRequest('rest', operation, this.statusCode, seconds);
+    } else if (tagged !== undefined) {
+      metrics.observeRequest(tagged, 'other', this.statusCode, seconds);
+    } else {
+      const [transport, operation] = byPath(this);
+      metrics.observeRequest(transport, operation, this.statusCode, seconds);
+    }
   }
 
   return (_req, res, next) => {

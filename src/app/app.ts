@@ -15,6 +15,8 @@ import { graphQLEndpoint, graphQLPath } from '../api/graphql/graphql.routes';
 import type { GraphQLRequestSummary } from '../api/graphql/graphql.log';
 import { requestIdFrom, type AppDeps } from '../context/request-context';
 import { QUEUED_REQUESTS_PER_CONNECTION } from '../db/data-source';
+import { metricsRoutes } from '../api/metrics/metrics.routes';
+import { requestMetrics, tagTransport } from '../api/metrics/request-metrics.middleware';
 
 /**
  * API requests one instance serves at once, per database connection: half the pool's queue, so
@@ -25,6 +27,11 @@ const REQUESTS_PER_CONNECTION = QUEUED_REQUESTS_PER_CONNECTION / 4;
 /** The summary the GraphQL route left for the request's log line, if any. */
 function graphQLSummaryOf(res: ServerResponse): GraphQLRequestSummary | undefined {
   return (res as ServerResponse & { locals?: { graphql?: GraphQLRequestSummary } }).locals?.graphql;
+}
+
+/** Whether the request was a Prometheus scrape (metrics.routes.ts), logged at debug. */
+function isScrape(res: ServerResponse): boolean {
+  return (res as ServerResponse & { locals?: { scrape?: boolean } }).locals?.scrape === true;
 }
 
 export interface AppOptions {
@@ -64,7 +71,9 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
           ? 'error'
           : res.statusCode >= 400 || graphQLSummaryOf(res)?.errorTypes.length
             ? 'warn'
-            : 'info',
+            : isScrape(res)
+              ? 'debug'
+              : 'info',
       customProps: (_req, res) => {
         const graphql = graphQLSummaryOf(res);
         // pino-http skips a missing value; an empty object would cost a child logger a request.
@@ -84,11 +93,17 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
     }),
   );
 
+  if (config.metrics.enabled) {
+    // The route before the request histogram: a scrape is not counted, nor rate limited.
+    app.use(metricsRoutes(deps));
+    app.use(requestMetrics(deps.metrics, config.basePath, graphQLPath(config.basePath)));
+  }
+
   const wireOf = wireOfPaths(graphQLPath(config.basePath));
   app.use(urlLimits(config, wireOf));
   app.use(healthRoutes(deps));
-  app.use(config.basePath || '/', webRoutes(deps));
-  app.use(config.basePath || '/', sdkRoutes(deps));
+  app.use(config.basePath || '/', tagTransport('web', webRoutes(deps)));
+  app.use(config.basePath || '/', tagTransport('web', sdkRoutes(deps)));
   app.use(
     admission(config.database.poolSize * REQUESTS_PER_CONNECTION, wireOf),
     bodyHeadLimits(config, wireOf),
@@ -96,8 +111,8 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
   );
   const graphql = await graphQLEndpoint(deps);
   app.use(config.basePath || '/', apiCors);
-  app.use(config.basePath || '/', graphql.router);
-  app.use(config.basePath || '/', restRouter(deps, options.operations));
+  app.use(config.basePath || '/', tagTransport('graphql', graphql.router));
+  app.use(config.basePath || '/', tagTransport('rest', restRouter(deps, options.operations)));
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger, config.bodyLimitBytes, wireOf));
   return { app, stop: graphql.stop };

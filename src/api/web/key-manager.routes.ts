@@ -222,6 +222,7 @@ export function keyManagerRoutes(deps: AppDeps, formBody: RequestHandler): Route
         {
           config,
           db: deps.db,
+          metrics: deps.metrics,
           operation: OPERATION,
           logger: deps.logger.child({ requestId: res.locals.requestId as string }),
         },

@@ -11,6 +11,9 @@ import { restRouter } from '../api/rest/rest.router';
 import { webRoutes } from '../api/web/web.routes';
 import { apiCors } from '../api/cors.middleware';
 import { sdkRoutes } from '../api/web/sdk.routes';
+import { landingPageRoutes } from '../api/web/landing-page.routes';
+import { docsRoutes } from '../api/docs/docs.routes';
+import type { FrontDoorOptions } from '../api/docs/docs.presets';
 import { graphQLEndpoint, graphQLPath } from '../api/graphql/graphql.routes';
 import type { GraphQLRequestSummary } from '../api/graphql/graphql.log';
 import { requestIdFrom, type AppDeps } from '../context/request-context';
@@ -27,7 +30,7 @@ function graphQLSummaryOf(res: ServerResponse): GraphQLRequestSummary | undefine
   return (res as ServerResponse & { locals?: { graphql?: GraphQLRequestSummary } }).locals?.graphql;
 }
 
-export interface AppOptions {
+export interface AppOptions extends FrontDoorOptions {
   /** The legacy operations to serve; the full list unless a test narrows or extends it. */
   operations?: readonly RestOperation[];
 }
@@ -89,12 +92,13 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
   app.use(healthRoutes(deps));
   app.use(config.basePath || '/', webRoutes(deps));
   app.use(config.basePath || '/', sdkRoutes(deps));
+  app.use(config.basePath || '/', landingPageRoutes(config, options), docsRoutes(config, options));
   app.use(
     admission(config.database.poolSize * REQUESTS_PER_CONNECTION, wireOf),
     bodyHeadLimits(config, wireOf),
     jsonBody(config, wireOf),
   );
-  const graphql = await graphQLEndpoint(deps);
+  const graphql = await graphQLEndpoint(deps, options);
   app.use(config.basePath || '/', apiCors);
   app.use(config.basePath || '/', graphql.router);
   app.use(config.basePath || '/', restRouter(deps, options.operations));

@@ -2,12 +2,7 @@ import { Router } from 'express';
 import type { Config } from '../../config/config';
 import { openApiDocument } from '../rest/openapi/openapi.document';
 import { DOCS_PATH, IDE_PATH, LANDING_PAGE_PATH, OPENAPI_PATH } from '../web/landing-page.links';
-import {
-  docsPageHeaders,
-  packageAssets,
-  packageFolder,
-  scriptAsset,
-} from './docs.assets';
+import { docsPageHeaders, packageAssets, packageFolder, scriptAsset } from './docs.assets';
 import { ideServed, presetApiKey, type FrontDoorOptions } from './docs.presets';
 import { API_KEY_HEADER, EXAMPLE_DOCUMENT, EXAMPLE_VARIABLES } from './graphql-example';
 import { GRAPHQL_IDE_SCRIPT, graphQLIdePage, isRuruAsset } from './graphql-ide.page';

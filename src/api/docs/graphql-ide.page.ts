@@ -30,6 +30,22 @@ globalThis.MonacoEnvironment = {
     return worker('editorWorker.js');
   },
 };
+// GraphiQL asks for the schema before its headers editor exists, so without any header: that
+// introspection gets the preset headers (every later request carries the editor's).
+const preset = config.initialHeaders ? JSON.parse(config.initialHeaders) : undefined;
+const pageFetch = window.fetch.bind(window);
+window.fetch = (input, init) => {
+  let introspection = false;
+  try {
+    introspection = JSON.parse(init.body).operationName === 'IntrospectionQuery';
+  } catch {
+    // Not a GraphQL request of the IDE.
+  }
+  if (!preset || !introspection) return pageFetch(input, init);
+  const headers = new Headers(init.headers);
+  for (const [name, value] of Object.entries(preset)) if (!headers.has(name)) headers.set(name, value);
+  return pageFetch(input, { ...init, headers });
+};
 const theme = localStorage.getItem('graphiql:theme') ||
   (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
 document.body.className += ' graphiql-' + theme;

@@ -48,11 +48,19 @@ export function frontDoorLinks(config: Config, options: FrontDoorOptions): Front
   }
   links.push(
     { label: 'REST reference', path: `${base}${DOCS_PATH}`, note: 'try the operations out' },
-    { label: 'OpenAPI description', path: `${base}${OPENAPI_PATH}` },
+    {
+      label: 'OpenAPI description',
+      path: `${base}${OPENAPI_PATH}`,
+      note: 'OpenAPI 3.1, for code generators and API tools',
+    },
     { label: 'Key manager', path: `${base}/keys`, note: 'log in to create and delete API keys' },
-    { label: 'Liveness', path: '/livez' },
-    { label: 'Readiness', path: '/readyz' },
-    { label: 'Health', path: '/healthz' },
+    { label: 'Liveness', path: '/livez', note: '/livez: the process serves HTTP' },
+    {
+      label: 'Readiness',
+      path: '/readyz',
+      note: '/readyz: the database answers and no shutdown has begun',
+    },
+    { label: 'Health', path: '/healthz', note: '/healthz: the database answers' },
   );
   return links;
 }

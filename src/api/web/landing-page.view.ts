@@ -18,9 +18,9 @@ function linkItem(link: FrontDoorLink): string {
   return `<li><a href="${escapeHtml(link.path)}">${escapeHtml(link.label)}</a>${note}</li>`;
 }
 
-/** The links of the given labels, in the order of `links`. */
+/** The links of the given labels, in that order (those not served are left out). */
 function section(title: string, links: readonly FrontDoorLink[], labels: string[]): string {
-  const chosen = links.filter((link) => labels.includes(link.label));
+  const chosen = labels.flatMap((label) => links.filter((link) => link.label === label));
   if (chosen.length === 0) return '';
   return `<h2>${escapeHtml(title)}</h2>\n<ul>\n${chosen.map(linkItem).join('\n')}\n</ul>`;
 }
@@ -51,7 +51,7 @@ ${section('GraphQL', links, ['GraphQL IDE', 'Apollo Sandbox', 'GraphQL endpoint'
 ${section('REST (legacy operations)', links, ['REST reference', 'OpenAPI description'])}
 ${section('API keys', links, ['Key manager'])}
 ${section('Operations', links, ['Liveness', 'Readiness', 'Health'])}
-<style>.note { color: #5b6170; } h2 { font-size: 1.1rem; margin: 1.5rem 0 .25rem; }
+<style>a { color: #2456c7; } .note { color: #5b6170; } h2 { font-size: 1.1rem; margin: 1.5rem 0 .25rem; }
 ul { padding-left: 1.2rem; margin: .25rem 0; } li { margin: .3rem 0; }</style>`,
   );
 }

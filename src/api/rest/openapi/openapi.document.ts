@@ -60,7 +60,8 @@ function securityOf(operation: OperationDefinition): Record<string, string[]>[] 
 /** Where the emitted file says the service is: `npm start` with the default settings. */
 export const DEFAULT_SERVER = {
   url: 'http://localhost:3000',
-  description: 'a local instance (npm start); the /openapi.json an instance serves names its own URL',
+  description:
+    'a local instance (npm start); the /openapi.json an instance serves names its own URL',
 };
 
 export interface OpenApiServer {

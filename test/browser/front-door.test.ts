@@ -185,6 +185,9 @@ describe('the front door: landing page, REST reference and GraphQL IDE', () => {
       expect(kept.token).toBe(token);
       expect(kept.expiresAt).toBeGreaterThan(Date.now());
       await page.screenshot({ path: testOutputPath('front-door-logged-in.png'), fullPage: true });
+      // Nor is it written to the logs, though the page's URL carried it.
+      expect(app.logs.text).toContain('"url":"/?accessToken=');
+      expect(app.logs.text).not.toContain(token);
       expect(outside).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

@@ -2,10 +2,11 @@
  * The example document the GraphQL IDEs open with in development: the typical flow of a client,
  * one named operation per step, each fed by the ids the previous one answered.
  */
-export const EXAMPLE_DOCUMENT = `# The typical flow, one operation per step: run them in order with the run button
-# (it lists the operations), copying the ids each answers into the variables below.
+export const EXAMPLE_DOCUMENT = `# The typical flow, one operation per step: run them in order
+# with the run button (it lists them), copying the ids each one
+# answers into the variables.
 
-# 1. The quizzes and the users of a session, as two data sets (their first pages).
+# 1. The quizzes and the users of a session, as two data sets.
 query Sets($sessionId: ID!) {
   quizzes: getQuizSet(sessionId: $sessionId) {
     dataSetId
@@ -19,7 +20,7 @@ query Sets($sessionId: ID!) {
   }
 }
 
-# 2. Their results: each user's average over the quizzes, 3 users a page.
+# 2. Their results: each user's average, 3 users a page.
 query Results($quizSetId: ID!, $userSetId: ID!) {
   getResults(
     quizSetId: $quizSetId
@@ -36,7 +37,7 @@ query Results($quizSetId: ID!, $userSetId: ID!) {
   }
 }
 
-# 3. The next page of a data set (the results' dataSetId, or any other).
+# 3. The next page of a data set (the results' dataSetId).
 query NextPage($dataSetId: ID!) {
   getDataSetPage(dataSetId: $dataSetId, pageIndex: 2) {
     currentPageIndex

@@ -11,6 +11,9 @@ import { restRouter } from '../api/rest/rest.router';
 import { webRoutes } from '../api/web/web.routes';
 import { apiCors } from '../api/cors.middleware';
 import { sdkRoutes } from '../api/web/sdk.routes';
+import { landingPageRoutes } from '../api/web/landing-page.routes';
+import { docsRoutes } from '../api/docs/docs.routes';
+import type { FrontDoorOptions } from '../api/docs/docs.presets';
 import { graphQLEndpoint, graphQLPath } from '../api/graphql/graphql.routes';
 import type { GraphQLRequestSummary } from '../api/graphql/graphql.log';
 import { requestIdFrom, type AppDeps } from '../context/request-context';
@@ -34,7 +37,7 @@ function isScrape(res: ServerResponse): boolean {
   return (res as ServerResponse & { locals?: { scrape?: boolean } }).locals?.scrape === true;
 }
 
-export interface AppOptions {
+export interface AppOptions extends FrontDoorOptions {
   /** The legacy operations to serve; the full list unless a test narrows or extends it. */
   operations?: readonly RestOperation[];
 }
@@ -105,11 +108,16 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
   app.use(config.basePath || '/', tagTransport('web', webRoutes(deps)));
   app.use(config.basePath || '/', tagTransport('web', sdkRoutes(deps)));
   app.use(
+    config.basePath || '/',
+    tagTransport('web', landingPageRoutes(config, options)),
+    tagTransport('web', docsRoutes(config, options)),
+  );
+  app.use(
     admission(config.database.poolSize * REQUESTS_PER_CONNECTION, wireOf),
     bodyHeadLimits(config, wireOf),
     jsonBody(config, wireOf),
   );
-  const graphql = await graphQLEndpoint(deps);
+  const graphql = await graphQLEndpoint(deps, options);
   app.use(config.basePath || '/', apiCors);
   app.use(config.basePath || '/', tagTransport('graphql', graphql.router));
   app.use(config.basePath || '/', tagTransport('rest', restRouter(deps, options.operations)));

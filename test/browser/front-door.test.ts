@@ -134,6 +134,7 @@ describe('the front door: landing page, REST reference and GraphQL IDE', () => {
         ['Liveness', '/livez'],
         ['Readiness', '/readyz'],
         ['Health', '/healthz'],
+        ['Metrics', '/metrics'],
       ]);
       expect(await page.textContent('code.secret')).toBe(demoKey);
       expect(await page.textContent('main')).toContain('needs internet');

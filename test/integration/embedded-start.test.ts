@@ -94,6 +94,7 @@ describe('embedded default (npm start without DATABASE_URL)', () => {
         ['Liveness', '/livez'],
         ['Readiness', '/readyz'],
         ['Health', '/healthz'],
+        ['Metrics', '/metrics'],
       ];
       for (const [label, path] of front) {
         const line = `${label}:`;

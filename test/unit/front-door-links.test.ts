@@ -23,7 +23,21 @@ describe('the front door addresses (landing page and start banner)', () => {
       'Liveness:            http://localhost:3000/livez',
       'Readiness:           http://localhost:3000/readyz',
       'Health:              http://localhost:3000/healthz',
+      'Metrics:             http://localhost:3000/metrics',
     ]);
+  });
+
+  it('names the metrics token when one guards /metrics, and leaves /metrics out when it is off', () => {
+    const guarded = frontDoorLinks(
+      loadConfig({ NODE_ENV: 'development', METRICS_TOKEN: 'a-metrics-token-0123456789' }),
+      {},
+    ).find((link) => link.label === 'Metrics');
+    expect(guarded?.note).toContain('bearer token');
+    const off = frontDoorLinks(
+      loadConfig({ NODE_ENV: 'development', METRICS_ENABLED: 'false' }),
+      {},
+    );
+    expect(off.map((link) => link.path)).not.toContain('/metrics');
   });
 
   it('in production: no demo key and no IDE (no Sandbox, no introspection there)', () => {
@@ -42,6 +56,7 @@ describe('the front door addresses (landing page and start banner)', () => {
       'Liveness',
       'Readiness',
       'Health',
+      'Metrics',
     ]);
     expect(JSON.stringify(links)).not.toContain(KEY);
   });

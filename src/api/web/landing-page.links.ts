@@ -62,6 +62,15 @@ export function frontDoorLinks(config: Config, options: FrontDoorOptions): Front
     },
     { label: 'Health', path: '/healthz', note: '/healthz: the database answers' },
   );
+  if (config.metrics.enabled) {
+    links.push({
+      label: 'Metrics',
+      path: '/metrics',
+      note: config.metrics.tokenSha256
+        ? 'Prometheus text format; needs the metrics bearer token'
+        : 'Prometheus text format',
+    });
+  }
   return links;
 }
 

@@ -50,7 +50,7 @@ ${demoKey}
 ${section('GraphQL', links, ['GraphQL IDE', 'Apollo Sandbox', 'GraphQL endpoint'])}
 ${section('REST (legacy operations)', links, ['REST reference', 'OpenAPI description'])}
 ${section('API keys', links, ['Key manager'])}
-${section('Operations', links, ['Liveness', 'Readiness', 'Health'])}
+${section('Operations', links, ['Liveness', 'Readiness', 'Health', 'Metrics'])}
 <style>a { color: #2456c7; } .note { color: #5b6170; } h2 { font-size: 1.1rem; margin: 1.5rem 0 .25rem; }
 ul { padding-left: 1.2rem; margin: .25rem 0; } li { margin: .3rem 0; }</style>`,
   );

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { ServiceApiException, TransportException } from '../client/errors';
+import { ServiceApiException, TransportException } from '@quiz-results/client';
 import type { RequestContext } from '../context/request-context';
 import {
   SimulationError,

@@ -7,7 +7,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/cli';
-import { QuizApiClient } from '../../src/client';
+import { QuizApiClient } from '@quiz-results/client';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { ImportDocument } from '../../src/data/import/import-document';
 import { createDataSource } from '../../src/db/data-source';

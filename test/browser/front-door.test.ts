@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DataSource } from 'typeorm';
 import { OPENAPI_FILE } from '../../src/api/contracts.emit';
-import { ACCESS_TOKEN_STORAGE_KEY, type StoredAccessToken } from '../../src/client';
+import { ACCESS_TOKEN_STORAGE_KEY, type StoredAccessToken } from '@quiz-results/client';
 import { DEMO_LOGINS, demoDocument } from '../../src/data/demo/demo-data';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap } from '../../src/data/import/import-document';

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import type { Config } from '../../config/config';
-import { ACCESS_TOKEN_STORAGE_KEY } from '../../client/auth-helpers';
+import { ACCESS_TOKEN_STORAGE_KEY } from '@quiz-results/client';
 import { scriptAsset } from '../docs/docs.assets';
 import { presetApiKey, type FrontDoorOptions } from '../docs/docs.presets';
 import { setPageHeaders } from './html';

@@ -3,7 +3,8 @@ import { Command, CommanderError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig, type Config } from '../config/config';
 import { serviceVersion } from '../config/package-info';
-import { openDatabase } from '../db/data-source';
+import { migrate, openDatabase } from '../db/data-source';
+import { MigrationLockTimeoutError, type MigrationLog } from '../db/migration-lock';
 import { createAppDeps, operatorContext, type AppDeps } from '../context/request-context';
 import { ServiceApiError } from '../errors';
 import { ImportError } from '../data/import/import-validator';
@@ -37,6 +38,18 @@ function fileErrorReason(error: unknown): string {
     EISDIR: 'it is a folder',
   };
   return code && reasons[code] ? `${reasons[code]} (${code})` : String((error as Error)?.message);
+}
+
+/** Tells the operator, on stderr, that db:migrate waits for another instance's migrations. */
+function waitNotices(stderr: NodeJS.WritableStream): MigrationLog {
+  return {
+    info: (fields) => {
+      const { holder, expiresAt } = fields as { holder?: string; expiresAt?: string };
+      if (holder)
+        stderr.write(`waiting for the migrations of ${holder} (lease until ${expiresAt} UTC)\n`);
+    },
+    warn: (_fields, message) => stderr.write(`warning: ${message}\n`),
+  };
 }
 
 /** Runs one CLI command; returns the exit code instead of exiting, so tests can call it. */
@@ -74,7 +87,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async () => {
       config = loadConfig(io.env, io.cwd);
       dataSource = await openDatabase({ ...config.database, migrateOnStart: false });
-      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      const applied = await migrate(dataSource, config.database, waitNotices(io.stderr));
       print(
         applied.length
           ? `Applied ${applied.map((m) => m.name).join(', ')}`
@@ -297,7 +310,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const message =
       error instanceof ServiceApiError
         ? `${error.extras.parameterName ? `${error.extras.parameterName}: ` : ''}${error.reason}`
-        : error instanceof ImportError || error instanceof CliError || error instanceof ConfigError
+        : error instanceof ImportError ||
+            error instanceof CliError ||
+            error instanceof ConfigError ||
+            error instanceof MigrationLockTimeoutError
           ? error.message
           : `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
     io.stderr.write(`error: ${message}\n`);

@@ -14,7 +14,11 @@ export interface DatabaseConfig {
   embedded: boolean;
   poolSize: number;
   migrateOnStart: boolean;
+  /** How long a start waits for another instance's migrations (MIGRATION_LOCK_TIMEOUT_SECONDS). */
+  migrationLockTimeoutSeconds?: number;
 }
+
+export const DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS = 300;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -314,7 +318,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     port,
     publicBaseUrl,
     basePath: basePath(source),
-    database: database(source, cwd),
+    database: {
+      ...database(source, cwd),
+      migrationLockTimeoutSeconds: integer(
+        source,
+        'MIGRATION_LOCK_TIMEOUT_SECONDS',
+        DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS,
+        1,
+        86400,
+      ),
+    },
     tokenTtlSeconds: integer(source, 'TOKEN_TTL_SECONDS', 86400, 1, 365 * 86400),
     dataSetTtlSeconds: integer(source, 'DATASET_TTL_SECONDS', 86400, 1, 365 * 86400),
     pageSize: integer(source, 'PAGE_SIZE', 50, 1, 1000),

@@ -199,29 +199,38 @@ class Capture extends Writable {
   }
 }
 
-describe('migrations when two connections open one new SQLite file at once', () => {
-  it('both open it; each migration is applied once', async () => {
+describe('migrations when two service processes start at once on one new SQLite file', () => {
+  it('both come up; each migration is applied once', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quiz-migration-lock-'));
-    const config: DatabaseConfig = {
-      dialect: 'sqlite',
-      sqlitePath: path.join(dir, 'quiz.sqlite'),
-      embedded: false,
-      poolSize: 1,
-      migrateOnStart: true,
-    };
-    const opened: DataSource[] = [];
+    const file = path.join(dir, 'quiz.sqlite');
+    const services: ServiceProcess[] = [];
+    let reader: DataSource | undefined;
     try {
-      const results = await Promise.allSettled([openDatabase(config), openDatabase(config)]);
-      for (const result of results) if (result.status === 'fulfilled') opened.push(result.value);
-      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
-      const rows = (await opened[0]?.query(
+      const env = { DATABASE_URL: `sqlite:${file}`, COOKIE_SECRET: 'x'.repeat(40) };
+      const started = await Promise.allSettled([
+        startServiceProcess(env),
+        startServiceProcess(env),
+      ]);
+      for (const result of started) if (result.status === 'fulfilled') services.push(result.value);
+      expect(started.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
+      for (const service of services)
+        expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      reader = await openDatabase({
+        dialect: 'sqlite',
+        sqlitePath: file,
+        embedded: false,
+        poolSize: 1,
+        migrateOnStart: false,
+      });
+      const rows = (await reader.query(
         'SELECT name, COUNT(*) AS n FROM migrations GROUP BY name',
       )) as { name: string; n: number }[];
       expect(Object.fromEntries(rows.map((row) => [row.name, Number(row.n)]))).toEqual(
         Object.fromEntries(SQLITE_MIGRATIONS.map((migration) => [migration.name, 1])),
       );
     } finally {
-      for (const dataSource of opened) await dataSource.destroy();
+      if (reader?.isInitialized) await reader.destroy();
+      await Promise.all(services.map((service) => service.stop()));
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

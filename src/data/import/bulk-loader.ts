@@ -6,7 +6,7 @@ import type { IdMap, ImportSource, Records } from './import-document';
 import type { ValidUser } from './import-records';
 import { ImportValidator, asImportSource } from './import-validator';
 import { LoadStatements, RowWriter, type SqlValue } from './row-writer';
-import { insertUsers } from './user-writer';
+import { checkEmailsFree, insertUsers } from './user-writer';
 import type { PasswordCost } from '../../security/password';
 import { ANSWER_COLUMNS } from '../../db/sql/answers.sql';
 import { checkEmptyDatabase, withoutChecks } from './empty-database';
@@ -92,6 +92,14 @@ class BulkLoad {
     this.validator = new ImportValidator(this.now);
   }
 
+  /**
+   * Rows are written until the first error; from there on every record is still checked, so the
+   * refusal lists every error of the file (the transaction is rolled back).
+   */
+  private get writing(): boolean {
+    return this.validator.problems.count === 0;
+  }
+
   async run(source: ImportSource): Promise<IdMap> {
     await this.users(source.users ?? []);
     await this.quizzes(source.quizzes ?? []);
@@ -99,6 +107,7 @@ class BulkLoad {
     await this.sessions(source.sessions ?? []);
     await this.answers(source.answers ?? []);
     await this.flags(source.flags ?? []);
+    this.validator.problems.throwIfAny();
     return {
       users: Object.fromEntries(this.ids.users),
       quizzes: Object.fromEntries(this.ids.quizzes),
@@ -117,22 +126,34 @@ class BulkLoad {
   private async users(records: Records<unknown>): Promise<void> {
     const total = sizeOf(records);
     let batch: ValidUser[] = [];
+    let indexes: number[] = [];
     let index = 0;
     for (const record of records) {
-      batch.push(this.validator.user(record, index));
+      const user = this.validator.user(record, index);
+      if (user) {
+        batch.push(user);
+        indexes.push(index);
+      }
       index += 1;
       if (batch.length === USER_BATCH) {
-        await this.writeUsers(batch, index - batch.length);
+        await this.writeUsers(batch, indexes);
         this.progress('users', index, total);
         batch = [];
+        indexes = [];
       }
     }
-    if (batch.length > 0) await this.writeUsers(batch, index - batch.length);
+    if (batch.length > 0) await this.writeUsers(batch, indexes);
     this.progress('users', index, total);
   }
 
-  private async writeUsers(users: ValidUser[], firstIndex: number): Promise<void> {
-    const ids = await insertUsers(this.sql, users, firstIndex, this.now, this.options.passwordCost);
+  /** Writes a batch of valid users; once the file has an error, only checks their emails are free. */
+  private async writeUsers(users: ValidUser[], indexes: number[]): Promise<void> {
+    for (const error of await checkEmailsFree(this.sql, users, indexes))
+      this.validator.problems.add(error);
+    if (!this.writing) return;
+    // No error so far: every record until here was valid, so the batch's indexes follow each other.
+    const firstIndex = indexes[0] as number;
+    const ids = await insertUsers(this.sql, users, this.now, this.options.passwordCost);
     users.forEach((user, position) => {
       this.userIds[firstIndex + position] = ids[position] as number;
       this.ids.users.push([user.ref, String(ids[position])]);
@@ -148,6 +169,8 @@ class BulkLoad {
     let index = 0;
     for (const record of records) {
       const quiz = this.validator.quiz(record, index);
+      index += 1;
+      if (!quiz || !this.writing) continue;
       const id = await this.sql.insertOne('quizzes', QUIZ_COLUMNS, [
         this.userIds[quiz.authorIndex] as number,
         quiz.title,
@@ -177,7 +200,6 @@ class BulkLoad {
           dialect.bool(row.caseSensitive),
         ]);
       }
-      index += 1;
       if (index % PROGRESS_EVERY === 0) this.progress('quizzes', index, total);
     }
     await tags.flush();
@@ -207,6 +229,8 @@ class BulkLoad {
     let index = 0;
     for (const record of records) {
       const group = this.validator.group(record, index);
+      index += 1;
+      if (!group || !this.writing) continue;
       const id = await this.sql.insertOne(
         'user_groups',
         ['name', 'owner_id', 'created_at'],
@@ -215,7 +239,6 @@ class BulkLoad {
       this.ids.groups.push([group.ref, String(id)]);
       for (const member of group.memberIndexes)
         await members.add([id, this.userIds[member] as number]);
-      index += 1;
       if (index % PROGRESS_EVERY === 0) this.progress('groups', index, total);
     }
     await members.flush();
@@ -234,6 +257,8 @@ class BulkLoad {
     let index = 0;
     for (const record of records) {
       const session = this.validator.session(record, index);
+      index += 1;
+      if (!session || !this.writing) continue;
       const id = await this.sql.insertOne(
         'sessions',
         ['owner_id', 'title', 'start_date'],
@@ -251,7 +276,6 @@ class BulkLoad {
         const userId = this.userIds[attendee.userIndex] as number;
         await attendees.add([id, userId, dialect.bool(attendee.raisedHand)]);
       }
-      index += 1;
       if (index % PROGRESS_EVERY === 0) this.progress('sessions', index, total);
     }
     await attendees.flush();
@@ -286,6 +310,8 @@ class BulkLoad {
     let index = 0;
     for (const record of records) {
       const answer = this.validator.answer(record, index);
+      index += 1;
+      if (!answer || !this.writing) continue;
       yield [
         this.sessionIds[answer.sessionIndex] as number,
         this.userIds[answer.userIndex] as number,
@@ -295,7 +321,6 @@ class BulkLoad {
         dialect.bool(answer.good),
         dialect.date(answer.answeredAt),
       ];
-      index += 1;
     }
   }
 
@@ -311,13 +336,14 @@ class BulkLoad {
     let index = 0;
     for (const record of records) {
       const flag = this.validator.flag(record, index);
+      index += 1;
+      if (!flag || !this.writing) continue;
       await writer.add([
         this.userIds[flag.userIndex] as number,
         this.quizIds[flag.quizIndex] as number,
         dialect.bool(flag.favorite),
         dialect.bool(flag.imported),
       ]);
-      index += 1;
     }
     await writer.flush();
     this.progress('flags', index, total);
@@ -328,7 +354,8 @@ class BulkLoad {
  * Loads a data file (or a generated source) in ONE transaction: every record is validated as it
  * is read, answers are scored with the shared scoring module, rows go in with multi-row INSERTs
  * (the answers of an empty database as one streamed LOAD DATA: LoadOptions.emptyDatabase).
- * Any ImportError or SQL error rolls everything back and is rethrown. Returns the id of every ref.
+ * A file with errors is read to its end and refused with every error (ImportErrors, the first
+ * MAX_REPORTED_ERRORS listed); that or an SQL error rolls everything back and is rethrown. Returns the id of every ref.
  */
 export async function loadData(
   dataSource: DataSource,

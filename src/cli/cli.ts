@@ -54,7 +54,19 @@ function waitNotices(stderr: NodeJS.WritableStream): MigrationLog {
 
 /** Runs one CLI command; returns the exit code instead of exiting, so tests can call it. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const print = (text: string) => io.stdout.write(`${text}\n`);
+  // One progress bar per command; every other line written clears it first (it is drawn again
+  // at its next report), so no message runs into a bar.
+  const progress = progressReporter(io.stderr);
+  const print = (text: string) => {
+    progress.interrupt();
+    io.stdout.write(`${text}\n`);
+  };
+  const logLines = {
+    write: (line: string) => {
+      progress.interrupt();
+      io.stdout.write(line);
+    },
+  };
   let config: Config | undefined;
   let dataSource: DataSource | undefined;
 
@@ -64,7 +76,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return createAppDeps(
       config,
       dataSource,
-      createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+      createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, logLines),
     );
   };
   const context = async (operation: string) => operatorContext(await deps(), operation);
@@ -219,7 +231,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
       }
       const { db } = await deps();
-      const progress = progressReporter(io.stderr);
       const ids = await loadData(db.write, document as Parameters<typeof loadData>[1], {
         onProgress: progress,
       }).finally(progress.end);
@@ -283,7 +294,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ? await hashPassword(options.teacherPassword)
             : null,
         });
-        const progress = progressReporter(io.stderr);
         await loadData(db.write, source, {
           onProgress: progress,
           emptyDatabase: options.emptyDatabase === true,
@@ -297,7 +307,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       },
     );
 
-  addSimulateCommand(program, { io, print, context });
+  addSimulateCommand(program, { io, print, progress, context });
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
@@ -316,6 +326,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             error instanceof MigrationLockTimeoutError
           ? error.message
           : `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
+    progress.end();
     io.stderr.write(`error: ${message}\n`);
     return 1;
   } finally {

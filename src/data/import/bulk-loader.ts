@@ -32,6 +32,8 @@ const PROGRESS_EVERY = 100;
 /** Users per INSERT: long picture URLs and hashes make a user row up to a few kB. */
 const USER_BATCH = 1000;
 const QUIZ_READ_BACK_BATCH = 1000;
+/** Answers between two progress reports once a refused file is only checked. */
+const ANSWERS_CHECKED_PROGRESS = 10_000;
 
 const QUIZ_COLUMNS = [
   'author_id',
@@ -74,6 +76,7 @@ class BulkLoad {
   private readonly sessionIds: number[] = [];
   private questionIds = new Int32Array(0);
   private reported = { phase: '', done: -1 };
+  private answersChecked = 0;
   private readonly ids: { [K in keyof IdMap]: [string, string][] } = {
     users: [],
     quizzes: [],
@@ -285,7 +288,13 @@ class BulkLoad {
 
   private async answers(records: Records<unknown>): Promise<void> {
     const total = sizeOf(records);
-    const rows = this.answerRows(records);
+    const rows = this.answerRows(records, total);
+    if (!this.writing) {
+      // The file is refused already: its answers are only checked (answerRows yields none).
+      for (const row of rows) void row;
+      this.progress('answers', this.answersChecked, total);
+      return;
+    }
     if (this.infile) {
       const written = await withoutChecks(this.runner, () =>
         loadInfile(this.runner, 'answers', ANSWER_COLUMNS, rows, (sent, ended) =>
@@ -301,17 +310,23 @@ class BulkLoad {
     );
     for (const row of rows) await writer.add(row);
     await writer.flush();
-    this.progress('answers', writer.written, total);
+    this.progress('answers', this.writing ? writer.written : this.answersChecked, total);
   }
 
   /** The answers as rows of the answers table, each validated (and scored) as it is read. */
-  private *answerRows(records: Records<unknown>): Generator<SqlValue[]> {
+  private *answerRows(records: Records<unknown>, total?: number): Generator<SqlValue[]> {
     const { dialect } = this.sql;
     let index = 0;
     for (const record of records) {
       const answer = this.validator.answer(record, index);
       index += 1;
-      if (!answer || !this.writing) continue;
+      this.answersChecked = index;
+      if (!this.writing) {
+        // Nothing is written any more: the progress counts the answers checked.
+        if (index % ANSWERS_CHECKED_PROGRESS === 0) this.progress('answers', index, total);
+        continue;
+      }
+      if (!answer) continue;
       yield [
         this.sessionIds[answer.sessionIndex] as number,
         this.userIds[answer.userIndex] as number,

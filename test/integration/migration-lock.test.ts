@@ -6,7 +6,11 @@ import type { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/cli';
 import type { DatabaseConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/db/data-source';
-import { MigrationLockTimeoutError, type MigrationLog } from '../../src/db/migration-lock';
+import {
+  MigrationLockTimeoutError,
+  withMigrationLock,
+  type MigrationLog,
+} from '../../src/db/migration-lock';
 import { MYSQL_MIGRATIONS } from '../../src/db/migrations/mysql';
 import { SQLITE_MIGRATIONS } from '../../src/db/migrations/sqlite';
 import { migrationLockStatements } from '../../src/db/sql/migration-lock.sql';
@@ -160,6 +164,40 @@ describe('migrations when several instances start at once (MariaDB)', () => {
     opened.push(await opening);
     expect(await appliedMigrations(db.name)).toEqual(ALL_ONCE);
     expect(log.records.map((record) => record.message)).toContain('applied migrations');
+  });
+
+  it('renews the lease while the holder migrates, so nobody takes it over meanwhile', async () => {
+    const holderSource = await openDatabase({ ...db.config, migrateOnStart: false });
+    const otherSource = await openDatabase({ ...db.config, migrateOnStart: false });
+    opened.push(holderSource, otherSource);
+    const expiry = async () =>
+      admin(async (conn) => {
+        const [rows] = await conn.query(
+          `SELECT holder, DATE_FORMAT(expires_at, '%Y-%m-%d %H:%i:%s.%f') AS expires_at FROM \`${db.name}\`.migration_lock`,
+        );
+        return (rows as { holder: string; expires_at: string }[])[0];
+      });
+    const contender = await withMigrationLock(
+      holderSource,
+      { instance: 'long-migration', timeoutSeconds: 30, leaseSeconds: 1 },
+      async () => {
+        const first = await expiry();
+        // A lease of 1 s, renewed every third of a second: its expiry moves on.
+        await until(
+          async () => (await expiry())?.expires_at !== first?.expires_at,
+          'the lease is renewed',
+        );
+        // Another instance waits longer than the lease lasts, and still does not get it.
+        return withMigrationLock(
+          otherSource,
+          { instance: 'second', timeoutSeconds: 3, pollMs: 100 },
+          async () => 'taken',
+        ).catch((error: unknown) => error);
+      },
+    );
+    expect(contender).toBeInstanceOf(MigrationLockTimeoutError);
+    expect((contender as MigrationLockTimeoutError).holder).toBe('long-migration');
+    expect(await expiry()).toBeUndefined();
   });
 
   it('gives up after MIGRATION_LOCK_TIMEOUT_SECONDS with a message naming the holder (start and db:migrate)', async () => {

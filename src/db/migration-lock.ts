@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { DataSource, QueryRunner } from 'typeorm';
 import {
-  MIGRATION_LOCK_TABLE,
   migrationLockStatements,
   type MigrationLease,
   type MigrationLockStatements,
@@ -241,5 +240,3 @@ async function holdWhile<T>(
     );
   }
 }
-
-export { MIGRATION_LOCK_TABLE };

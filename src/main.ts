@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const dataSource = await openDatabase(config.database);
+  const dataSource = await openDatabase(config.database, { migrationLog: logger });
   const deps = createAppDeps(config, dataSource, logger);
   const demo = config.database.embedded ? await prepareEmbeddedDemo(deps) : undefined;
   const frontDoor = { demoApiKey: demo?.apiKey };

@@ -7,6 +7,9 @@ import { z } from 'zod';
  * completes a sentence that starts with the variable's name ("PORT must be a whole number, ...").
  */
 
+/** How long a start waits, by default, for another instance's migrations. */
+export const DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS = 300;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const NODE_ENVS = ['development', 'production', 'test'] as const;
 
@@ -180,6 +183,9 @@ export const ENV_SCHEMA = z
     BODY_LIMIT: size.default(4 * 1024 * 1024),
     URL_LIMIT: size.default(8 * 1024),
     SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000).default(10_000),
+    MIGRATION_LOCK_TIMEOUT_SECONDS: wholeNumber(1, DAY).default(
+      DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS,
+    ),
     SEED_DEMO: flag.default(true),
     COOKIE_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
     LOGIN_MAX_FAILURES_PER_ACCOUNT: wholeNumber(1, 1000).default(5),

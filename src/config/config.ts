@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ENV_SCHEMA, ENV_VARIABLES, type Env } from './config.schema';
+import {
+  DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS,
+  ENV_SCHEMA,
+  ENV_VARIABLES,
+  type Env,
+} from './config.schema';
+
+export { DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS };
 
 export type DatabaseDialect = 'mysql' | 'mariadb' | 'sqlite';
 
@@ -14,6 +21,8 @@ export interface DatabaseConfig {
   embedded: boolean;
   poolSize: number;
   migrateOnStart: boolean;
+  /** How long a start waits for another instance's migrations (MIGRATION_LOCK_TIMEOUT_SECONDS). */
+  migrationLockTimeoutSeconds?: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -126,7 +135,11 @@ function problemsOf(issues: readonly { path: PropertyKey[]; message: string }[])
 }
 
 function database(env: Env, cwd: string): DatabaseConfig {
-  const common = { poolSize: env.DATABASE_POOL_SIZE, migrateOnStart: env.MIGRATE_ON_START };
+  const common = {
+    poolSize: env.DATABASE_POOL_SIZE,
+    migrateOnStart: env.MIGRATE_ON_START,
+    migrationLockTimeoutSeconds: env.MIGRATION_LOCK_TIMEOUT_SECONDS,
+  };
   const target = env.DATABASE_URL;
   if (target === undefined) {
     return {

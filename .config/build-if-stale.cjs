@@ -10,7 +10,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 /** What the build reads: a change in any of these makes dist/ stale. */
-const INPUTS = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', '.config'];
+const INPUTS = ['src', 'packages', 'package.json', 'package-lock.json', 'tsconfig.json', '.config'];
+/** Folders the build writes or npm fills (the workspaces' own dist/), not sources. */
+const SKIPPED = new Set(['dist', 'node_modules']);
 const STAMP = path.join('dist', '.build-stamp');
 
 function newestMtime(file) {
@@ -23,6 +25,7 @@ function newestMtime(file) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
   for (const entry of fs.readdirSync(file)) {
+    if (SKIPPED.has(entry)) continue;
     newest = Math.max(newest, newestMtime(path.join(file, entry)));
   }
   return newest;

@@ -5,6 +5,7 @@ import { createLogger } from './observability/logger';
 import { startServer } from './app/server';
 import { createAppDeps } from './context/request-context';
 import { prepareEmbeddedDemo } from './data/demo/demo-setup';
+import { frontDoorBanner, frontDoorLinks } from './api/web/landing-page.links';
 
 async function main(): Promise<void> {
   let config;
@@ -18,10 +19,11 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const dataSource = await openDatabase(config.database);
+  const dataSource = await openDatabase(config.database, { migrationLog: logger });
   const deps = createAppDeps(config, dataSource, logger);
   const demo = config.database.embedded ? await prepareEmbeddedDemo(deps) : undefined;
-  const running = await startServer(deps);
+  const frontDoor = { demoApiKey: demo?.apiKey };
+  const running = await startServer(deps, frontDoor);
 
   const shutdown = (signal: string) => {
     // Whatever happens while closing (even a broken log pipe), the process ends, and not later
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
   );
   const lines = [
     `Quiz results service listening on ${running.url} (${config.database.dialect}${config.database.embedded ? `, embedded file ${config.database.sqlitePath}` : ''})`,
-    `Health: ${running.url}/healthz`,
+    ...frontDoorBanner(running.url, frontDoorLinks(config, frontDoor)),
   ];
   if (demo) lines.push(...demo.banner(running.url));
   process.stdout.write(`${lines.join('\n')}\n`);

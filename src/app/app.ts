@@ -11,10 +11,15 @@ import { restRouter } from '../api/rest/rest.router';
 import { webRoutes } from '../api/web/web.routes';
 import { apiCors } from '../api/cors.middleware';
 import { sdkRoutes } from '../api/web/sdk.routes';
+import { landingPageRoutes } from '../api/web/landing-page.routes';
+import { docsRoutes } from '../api/docs/docs.routes';
+import type { FrontDoorOptions } from '../api/docs/docs.presets';
 import { graphQLEndpoint, graphQLPath } from '../api/graphql/graphql.routes';
 import type { GraphQLRequestSummary } from '../api/graphql/graphql.log';
 import { requestIdFrom, type AppDeps } from '../context/request-context';
 import { QUEUED_REQUESTS_PER_CONNECTION } from '../db/data-source';
+import { metricsRoutes } from '../api/metrics/metrics.routes';
+import { requestMetrics, tagTransport } from '../api/metrics/request-metrics.middleware';
 
 /**
  * API requests one instance serves at once, per database connection: half the pool's queue, so
@@ -27,7 +32,12 @@ function graphQLSummaryOf(res: ServerResponse): GraphQLRequestSummary | undefine
   return (res as ServerResponse & { locals?: { graphql?: GraphQLRequestSummary } }).locals?.graphql;
 }
 
-export interface AppOptions {
+/** Whether the request was a Prometheus scrape (metrics.routes.ts), logged at debug. */
+function isScrape(res: ServerResponse): boolean {
+  return (res as ServerResponse & { locals?: { scrape?: boolean } }).locals?.scrape === true;
+}
+
+export interface AppOptions extends FrontDoorOptions {
   /** The legacy operations to serve; the full list unless a test narrows or extends it. */
   operations?: readonly RestOperation[];
 }
@@ -64,7 +74,9 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
           ? 'error'
           : res.statusCode >= 400 || graphQLSummaryOf(res)?.errorTypes.length
             ? 'warn'
-            : 'info',
+            : isScrape(res)
+              ? 'debug'
+              : 'info',
       customProps: (_req, res) => {
         const graphql = graphQLSummaryOf(res);
         // pino-http skips a missing value; an empty object would cost a child logger a request.
@@ -84,20 +96,31 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
     }),
   );
 
+  if (config.metrics.enabled) {
+    // The route before the request histogram: a scrape is not counted, nor rate limited.
+    app.use(metricsRoutes(deps));
+    app.use(requestMetrics(deps.metrics, config.basePath, graphQLPath(config.basePath)));
+  }
+
   const wireOf = wireOfPaths(graphQLPath(config.basePath));
   app.use(urlLimits(config, wireOf));
   app.use(healthRoutes(deps));
-  app.use(config.basePath || '/', webRoutes(deps));
-  app.use(config.basePath || '/', sdkRoutes(deps));
+  app.use(config.basePath || '/', tagTransport('web', webRoutes(deps)));
+  app.use(config.basePath || '/', tagTransport('web', sdkRoutes(deps)));
+  app.use(
+    config.basePath || '/',
+    tagTransport('web', landingPageRoutes(config, options)),
+    tagTransport('web', docsRoutes(config, options)),
+  );
   app.use(
     admission(config.database.poolSize * REQUESTS_PER_CONNECTION, wireOf),
     bodyHeadLimits(config, wireOf),
     jsonBody(config, wireOf),
   );
-  const graphql = await graphQLEndpoint(deps);
+  const graphql = await graphQLEndpoint(deps, options);
   app.use(config.basePath || '/', apiCors);
-  app.use(config.basePath || '/', graphql.router);
-  app.use(config.basePath || '/', restRouter(deps, options.operations));
+  app.use(config.basePath || '/', tagTransport('graphql', graphql.router));
+  app.use(config.basePath || '/', tagTransport('rest', restRouter(deps, options.operations)));
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger, config.bodyLimitBytes, wireOf));
   return { app, stop: graphql.stop };

@@ -3,7 +3,8 @@ import { Command, CommanderError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { ConfigError, loadConfig, type Config } from '../config/config';
 import { serviceVersion } from '../config/package-info';
-import { openDatabase } from '../db/data-source';
+import { migrate, openDatabase } from '../db/data-source';
+import { MigrationLockTimeoutError, type MigrationLog } from '../db/migration-lock';
 import { createAppDeps, operatorContext, type AppDeps } from '../context/request-context';
 import { ServiceApiError } from '../errors';
 import { ImportError } from '../data/import/import-validator';
@@ -39,9 +40,33 @@ function fileErrorReason(error: unknown): string {
   return code && reasons[code] ? `${reasons[code]} (${code})` : String((error as Error)?.message);
 }
 
+/** Tells the operator, on stderr, that db:migrate waits for another instance's migrations. */
+function waitNotices(stderr: NodeJS.WritableStream): MigrationLog {
+  return {
+    info: (fields) => {
+      const { holder, expiresAt } = fields as { holder?: string; expiresAt?: string };
+      if (holder)
+        stderr.write(`waiting for the migrations of ${holder} (lease until ${expiresAt} UTC)\n`);
+    },
+    warn: (_fields, message) => stderr.write(`warning: ${message}\n`),
+  };
+}
+
 /** Runs one CLI command; returns the exit code instead of exiting, so tests can call it. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const print = (text: string) => io.stdout.write(`${text}\n`);
+  // One progress bar per command; every other line written clears it first (it is drawn again
+  // at its next report), so no message runs into a bar.
+  const progress = progressReporter(io.stderr);
+  const print = (text: string) => {
+    progress.interrupt();
+    io.stdout.write(`${text}\n`);
+  };
+  const logLines = {
+    write: (line: string) => {
+      progress.interrupt();
+      io.stdout.write(line);
+    },
+  };
   let config: Config | undefined;
   let dataSource: DataSource | undefined;
 
@@ -51,7 +76,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return createAppDeps(
       config,
       dataSource,
-      createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+      createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, logLines),
     );
   };
   const context = async (operation: string) => operatorContext(await deps(), operation);
@@ -74,7 +99,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async () => {
       config = loadConfig(io.env, io.cwd);
       dataSource = await openDatabase({ ...config.database, migrateOnStart: false });
-      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      const applied = await migrate(dataSource, config.database, waitNotices(io.stderr));
       print(
         applied.length
           ? `Applied ${applied.map((m) => m.name).join(', ')}`
@@ -206,7 +231,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         throw new CliError(`${file} is not valid JSON: ${(error as Error).message}`);
       }
       const { db } = await deps();
-      const progress = progressReporter(io.stderr);
       const ids = await loadData(db.write, document as Parameters<typeof loadData>[1], {
         onProgress: progress,
       }).finally(progress.end);
@@ -270,7 +294,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ? await hashPassword(options.teacherPassword)
             : null,
         });
-        const progress = progressReporter(io.stderr);
         await loadData(db.write, source, {
           onProgress: progress,
           emptyDatabase: options.emptyDatabase === true,
@@ -284,7 +307,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       },
     );
 
-  addSimulateCommand(program, { io, print, context });
+  addSimulateCommand(program, { io, print, progress, context });
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
@@ -297,9 +320,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const message =
       error instanceof ServiceApiError
         ? `${error.extras.parameterName ? `${error.extras.parameterName}: ` : ''}${error.reason}`
-        : error instanceof ImportError || error instanceof CliError || error instanceof ConfigError
+        : error instanceof ImportError ||
+            error instanceof CliError ||
+            error instanceof ConfigError ||
+            error instanceof MigrationLockTimeoutError
           ? error.message
           : `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
+    progress.end();
     io.stderr.write(`error: ${message}\n`);
     return 1;
   } finally {

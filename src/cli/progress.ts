@@ -3,6 +3,11 @@ export interface ProgressReporter {
   (phase: string, done: number, total?: number): void;
   /** Ends a bar left open on a terminal (a command that failed half-way), so the next line starts clean. */
   end(): void;
+  /**
+   * Clears a bar left open on a terminal before another line is written there (a log line, a
+   * message); the next report draws it again below that line.
+   */
+  interrupt(): void;
 }
 
 /** 12345 → `12.3k`: rates and counts read at a glance. */
@@ -78,6 +83,13 @@ export function progressReporter(
     end: () => {
       if (open) stream.write('\n');
       open = false;
+    },
+    interrupt: () => {
+      if (!open) return;
+      stream.write('\r\x1b[2K');
+      open = false;
+      // Drawn again at the next report, whatever the time since the last draw.
+      lastDraw = -Infinity;
     },
   });
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { ServiceApiException, TransportException } from '../client/errors';
+import { ServiceApiException, TransportException } from '@quiz-results/client';
 import type { RequestContext } from '../context/request-context';
 import {
   SimulationError,
@@ -12,12 +12,14 @@ import { hashSecret } from '../security/secrets';
 import { issueAccessToken } from '../services/auth/access-token.service';
 import { findUserByEmail } from '../services/users/user.service';
 import { CliError, wholeNumber, type CliIo } from './cli-common';
-import { progressReporter } from './progress';
+import type { ProgressReporter } from './progress';
 
 /** What the simulate command needs from the command line it is part of. */
 export interface SimulateCommandEnv {
   io: CliIo;
   print: (text: string) => void;
+  /** The command line's progress bar: `print` clears it first. */
+  progress: ProgressReporter;
   /** An operator's context on the database DATABASE_URL names (for --user only). */
   context: (operation: string) => Promise<RequestContext>;
 }
@@ -154,7 +156,7 @@ export function addSimulateCommand(program: Command, env: SimulateCommandEnv): v
     .action(async (options: SimulateOptions) => {
       const token = await accessToken(options, env);
       const pupils = options.pupilIds?.length ?? options.pupils;
-      const progress = progressReporter(env.io.stderr);
+      const { progress } = env;
       let report: ClassSimulationReport;
       try {
         report = await simulateClass({

@@ -6,6 +6,8 @@ import type { CredentialsToConfirm } from '../db/sql/credentials.sql';
 import type { PolicyRequester } from '../domain/policy/access.policy';
 import { createRateLimitStore } from '../db/rate-limit.store';
 import type { Logger } from '../observability/logger';
+import { ServiceMetrics } from '../observability/metrics.registry';
+import { poolUsageOf } from '../db/pool-usage';
 import { createDatabaseSessionChangeFeed, type SessionChangeFeed } from './session-change.feed';
 import { KeyUsageRecorder } from './key-usage.recorder';
 import { ApiKeyRateLimits } from './api-key-rate-limits';
@@ -36,6 +38,8 @@ export interface AppDeps {
    * them in process); undefined when disabled.
    */
   credentialsCache?: CredentialsCache;
+  /** This instance's Prometheus metrics (a registry of its own), served at /metrics. */
+  metrics: ServiceMetrics;
 }
 
 export function createAppDeps(config: Config, dataSource: DataSource, logger: Logger): AppDeps {
@@ -53,6 +57,12 @@ export function createAppDeps(config: Config, dataSource: DataSource, logger: Lo
     db.dialect.name === 'mysql' && config.credentialsCacheSeconds > 0
       ? new CredentialsCache(config.credentialsCacheSeconds * 1000)
       : undefined;
+  // Pool gauges read mysql2's pools in memory at each scrape; SQLite has no pool to tell of.
+  const metrics = new ServiceMetrics(
+    db.dialect.name === 'mysql'
+      ? () => poolUsageOf(dataSource, config.database.poolSize)
+      : undefined,
+  );
   return {
     config,
     db,
@@ -61,6 +71,7 @@ export function createAppDeps(config: Config, dataSource: DataSource, logger: Lo
     rateLimits,
     sessionChanges,
     credentialsCache,
+    metrics,
   };
 }
 

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DataSource, type DataSourceOptions, type Logger } from 'typeorm';
-import type { DatabaseConfig } from '../config/config';
+import { DataSource, type DataSourceOptions, type Logger, type Migration } from 'typeorm';
+import { DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS, type DatabaseConfig } from '../config/config';
 import { ENTITIES } from './entities';
+import { instanceName, withMigrationLock, type MigrationLog } from './migration-lock';
 import { MYSQL_MIGRATIONS } from './migrations/mysql';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite';
 import { SnakeNamingStrategy } from './naming.strategy';
@@ -11,6 +12,8 @@ import { closeStatementBatches } from './statement-batches';
 export interface DataSourceExtras {
   /** Receives every SQL statement (tests count statements with it). */
   logger?: Logger;
+  /** Says which instance migrated and which waited for it (the service's logger). */
+  migrationLog?: MigrationLog;
 }
 
 /** Requests that may wait for each connection of the pool. */
@@ -80,13 +83,63 @@ export function createDataSource(db: DatabaseConfig, extras: DataSourceExtras = 
   return new ServiceDataSource(dataSourceOptions(db, extras));
 }
 
-/** Opens the connection and, unless disabled, applies pending migrations. */
+/**
+ * Applies the pending migrations under the migration lock (src/db/migration-lock.ts), so that
+ * replicas starting at once on one database migrate it once; returns those this call applied.
+ * MySQL/MariaDB: the lease is kept on a connection of its own, renewed while the migrations hold
+ * the pool's. SQLite: the same lease on the file's one connection, so a service and a CLI started
+ * on one new file at once do not both create the tables; an in-memory database has no other
+ * process to meet.
+ */
+export async function migrate(
+  dataSource: DataSource,
+  db: DatabaseConfig,
+  log?: MigrationLog,
+): Promise<Migration[]> {
+  const run = () => dataSource.runMigrations({ transaction: 'each' });
+  if (db.dialect === 'sqlite' && (!db.sqlitePath || db.sqlitePath === ':memory:')) return run();
+  const lockSource =
+    db.dialect === 'sqlite'
+      ? dataSource
+      : new DataSource({
+          ...dataSourceOptions({ ...db, poolSize: 1 }),
+          entities: [],
+          migrations: [],
+        } as DataSourceOptions);
+  const instance = instanceName();
+  try {
+    if (!lockSource.isInitialized) await lockSource.initialize();
+    const applied = await withMigrationLock(
+      lockSource,
+      {
+        instance,
+        log,
+        timeoutSeconds: db.migrationLockTimeoutSeconds ?? DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS,
+      },
+      run,
+    );
+    log?.info(
+      { instance, applied: applied.map((migration) => migration.name) },
+      applied.length ? 'applied migrations' : 'no pending migration',
+    );
+    return applied;
+  } finally {
+    if (lockSource !== dataSource && lockSource.isInitialized) await lockSource.destroy();
+  }
+}
+
+/** Opens the connection and, unless disabled, applies pending migrations (under the lock). */
 export async function openDatabase(
   db: DatabaseConfig,
   extras: DataSourceExtras = {},
 ): Promise<DataSource> {
   const dataSource = createDataSource(db, extras);
   await dataSource.initialize();
-  if (db.migrateOnStart) await dataSource.runMigrations({ transaction: 'each' });
+  try {
+    if (db.migrateOnStart) await migrate(dataSource, db, extras.migrationLog);
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    throw error;
+  }
   return dataSource;
 }

@@ -54,6 +54,14 @@ export type BatchPoolRole = 'writes' | 'reads';
 
 const pools = new WeakMap<DataSource, Map<BatchPoolRole, Promise<BatchPool>>>();
 
+/** The batch pools once open, read synchronously by the pool gauges (pool-usage.ts). */
+const openedPools = new WeakMap<DataSource, Map<BatchPoolRole, BatchPool>>();
+
+/** The data source's batch pools that are open, by role (none until a batch ran). */
+export function openedBatchPools(dataSource: DataSource): ReadonlyMap<BatchPoolRole, unknown> {
+  return openedPools.get(dataSource) ?? new Map();
+}
+
 /**
  * The data source's pool of connections that accept several statements in one exchange. Only
  * the batches of this module use it, with statements built by the service and values escaped
@@ -98,6 +106,12 @@ function batchPool(dataSource: DataSource, role: BatchPoolRole): Promise<BatchPo
           () => undefined,
         );
       });
+      let opened = openedPools.get(dataSource);
+      if (!opened) {
+        opened = new Map();
+        openedPools.set(dataSource, opened);
+      }
+      opened.set(role, created);
       return created;
     });
     // A failed opening is not kept: the next batch tries again.
@@ -171,6 +185,7 @@ export async function closeStatementBatches(dataSource: DataSource): Promise<voi
   const byRole = pools.get(dataSource);
   if (!byRole) return;
   pools.delete(dataSource);
+  openedPools.delete(dataSource);
   await Promise.all(
     [...byRole.values()].map(async (pool) => {
       const opened = await pool.catch(() => undefined);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DataSource } from 'typeorm';
-import { ACCESS_TOKEN_STORAGE_KEY, type StoredAccessToken } from '../../src/client';
+import { ACCESS_TOKEN_STORAGE_KEY, type StoredAccessToken } from '@quiz-results/client';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -250,29 +250,31 @@ describe('the JavaScript client in a real browser: the demo page', () => {
       expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     });
 
-    it('the package exports the client to Node, as CommonJS and as an ES module, with its types', () => {
+    it('the client package, through the workspace link, exports the client to Node, as CommonJS and as an ES module, with its types', () => {
       const node = (args: string[]) =>
         execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' }).trim();
       expect(
         node([
           '-e',
-          "const c = require('quiz-results-service/client'); console.log(typeof c.QuizApiClient, typeof c.DataSet, typeof c.setLoginButton)",
+          "const c = require('@quiz-results/client'); console.log(typeof c.QuizApiClient, typeof c.DataSet, typeof c.setLoginButton)",
         ]),
       ).toBe('function function function');
       expect(
         node([
           '--input-type=module',
           '-e',
-          "import { QuizApiClient, UnauthorizedOperationException } from 'quiz-results-service/client'; console.log(typeof QuizApiClient, typeof UnauthorizedOperationException)",
+          "import { QuizApiClient, UnauthorizedOperationException } from '@quiz-results/client'; console.log(typeof QuizApiClient, typeof UnauthorizedOperationException)",
         ]),
       ).toBe('function function');
       const exportsField = (
-        JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-          exports: Record<string, { types?: string }>;
+        JSON.parse(
+          fs.readFileSync(path.join(ROOT, 'packages', 'client', 'package.json'), 'utf8'),
+        ) as {
+          exports: Record<string, { require?: { types?: string } }>;
         }
       ).exports;
       const declarations = fs.readFileSync(
-        path.join(ROOT, exportsField['./client'].types ?? ''),
+        path.join(ROOT, 'packages', 'client', exportsField['.']?.require?.types ?? ''),
         'utf8',
       );
       expect(declarations).toContain('QuizApiClient');

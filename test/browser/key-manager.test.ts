@@ -15,18 +15,13 @@ import {
   visit,
 } from '../helpers/browser';
 import { createTestApiKey } from '../helpers/credentials';
-import { openTestDatabase } from '../helpers/database';
+import { openSqliteTestDatabase, openTestDatabase } from '../helpers/database';
+import { checkPostRedirectGet, logInToKeyManager, probeKey } from '../helpers/key-manager';
 
 const EMAIL = 'keyowner@example.test';
 const PASSWORD = 'key-owner-password-42';
 const OTHER_EMAIL = 'other@example.test';
 const OTHER_PASSWORD = 'other-password-4242';
-
-interface ProbeResult {
-  status: number;
-  type?: string;
-  reason?: string;
-}
 
 describe('key manager', () => {
   let dataSource: DataSource;
@@ -34,34 +29,15 @@ describe('key manager', () => {
   let app: TestApp;
   let browser: Browser;
   let otherUserId: number;
+  let ownerId: number;
 
-  /**
-   * Whether the REST API accepts a key: getQuiz on a quiz that does not exist answers 404
-   * BadParameterException once the key passed, 401 when the key is refused.
-   */
-  async function probe(apiKey: string): Promise<ProbeResult> {
-    const res = await fetch(
-      `${app.url}/getQuiz?quizId=999999&apiKey=${encodeURIComponent(apiKey)}`,
-    );
-    const body = (await res.json()) as { type?: string; reason?: string };
-    return { status: res.status, type: body.type, reason: body.reason };
-  }
-
-  /** Logs in through the key manager with fetch; returns the session cookie value. */
-  async function logInWithFetch(email: string, password: string): Promise<string> {
-    const form = await visit(`${app.url}/keys`);
-    const res = await postForm(
-      `${app.url}/keys/login`,
-      { csrf: inputValue(form.html, 'csrf') ?? '', email, password },
-      { cookie: cookieHeader(form.cookies) },
-    );
-    expect(res.status).toBe(303);
-    return cookiesSet(res).quiz_session;
-  }
+  const probe = (apiKey: string) => probeKey(app.url, apiKey);
+  const logInWithFetch = (email: string, password: string) =>
+    logInToKeyManager(app.url, email, password);
 
   beforeAll(async () => {
     ({ dataSource, close: closeDb } = await openTestDatabase('browser_keys'));
-    await createLoginUser(dataSource, EMAIL, PASSWORD);
+    ownerId = (await createLoginUser(dataSource, EMAIL, PASSWORD)).id;
     otherUserId = (await createLoginUser(dataSource, OTHER_EMAIL, OTHER_PASSWORD)).id;
     app = await startTestApp(dataSource, { LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
     browser = await launchChromium();
@@ -73,9 +49,13 @@ describe('key manager', () => {
     await closeDb();
   });
 
-  it('logs in, creates a key shown once, lists it, deletes it, and logs out (Chromium)', async () => {
+  it('logs in, creates a key shown once with a copy button, survives a reload, confirms before deleting, and logs out (Chromium)', async () => {
     const context = await browser.newContext();
+    // Clipboard access for the page's origin, so the test can read what the copy button wrote.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
     const page = await context.newPage();
+    const keys = dataSource.getRepository(ApiKey);
+    const ownKeys = () => keys.countBy({ ownerId: ownerId });
     try {
       await page.goto(`${app.url}/keys`);
       expect(await page.isVisible('#login-form')).toBe(true);
@@ -83,45 +63,104 @@ describe('key manager', () => {
       await page.fill('#password', PASSWORD);
       await Promise.all([page.waitForSelector('#create-form'), page.click('#login-submit')]);
       expect(await page.isVisible('#no-keys')).toBe(true);
+      const before = await ownKeys();
 
       await page.fill('#host', 'localhost');
       await page.fill('#label', 'Browser key');
-      const [created] = await Promise.all([
+      const [posted] = await Promise.all([
         page.waitForResponse((res) => res.url().endsWith('/keys/create')),
         page.click('#create-submit'),
       ]);
-      expect(created.status()).toBe(200);
-      expect(created.headers()['cache-control']).toBe('no-store');
+      // POST-redirect-GET: the POST answers 303, the page the browser stays on is a GET of /keys.
+      expect(posted.status()).toBe(303);
+      expect(posted.headers().location).toBe('/keys');
+      await page.waitForSelector('#new-key');
+      expect(page.url()).toBe(`${app.url}/keys`);
+      expect(await ownKeys()).toBe(before + 1);
       const secret = (await page.textContent('#new-key'))?.trim() ?? '';
       expect(secret).toMatch(/^qk_[A-Za-z0-9_-]{43}$/);
-      const stored = await dataSource
-        .getRepository(ApiKey)
-        .findOneByOrFail({ label: 'Browser key' });
+      const stored = await keys.findOneByOrFail({ label: 'Browser key' });
       const row = page.locator(`tr[data-key-id="${stored.id}"]`);
       expect(await row.locator('.prefix').textContent()).toBe(`${secret.slice(0, 9)}…`);
       expect(await row.locator('.label').textContent()).toBe('Browser key');
       expect(await row.locator('.host').textContent()).toBe('localhost');
 
-      // Shown once: the list page after a reload has no trace of the key itself.
-      await page.goto(`${app.url}/keys`);
+      // The copy button (shown by its script) puts the whole key on the clipboard and says so.
+      const copy = page.locator('#copy-new-key');
+      expect(await copy.isVisible()).toBe(true);
+      expect(await copy.textContent()).toBe('Copy');
+      await copy.click();
+      await page.waitForSelector('#copy-new-key.copied');
+      expect(await copy.textContent()).toBe('Copied');
+      expect(await page.textContent('#new-key-copy-status')).toBe('Copied to the clipboard.');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+      await page.screenshot({ path: testOutputPath('key-manager-created.png'), fullPage: true });
+
+      // A reload asks the GET page again: no key is created and the secret is not shown again.
+      const reloaded = await page.reload();
+      expect(reloaded?.request().method()).toBe('GET');
+      expect(reloaded?.status()).toBe(200);
+      expect(await ownKeys()).toBe(before + 1);
       expect(await page.content()).not.toContain(secret);
       expect(await page.isVisible('#new-key')).toBe(false);
+      expect(await page.textContent('#notice')).toBe(
+        `The key ${secret.slice(0, 9)}… was shown once, when it was created, and is not shown again. If you did not copy it, delete it and create a new one.`,
+      );
       expect(await page.isVisible(`tr[data-key-id="${stored.id}"]`)).toBe(true);
-      await page.screenshot({ path: testOutputPath('key-manager.png'), fullPage: true });
+      await page.screenshot({ path: testOutputPath('key-manager-reloaded.png'), fullPage: true });
+      // A second reload is the plain list.
+      await page.reload();
+      expect(await page.isVisible('#notice')).toBe(false);
+      expect(await ownKeys()).toBe(before + 1);
 
       const working = await probe(secret);
       expect(working.status).not.toBe(401);
       expect(working).toMatchObject({ status: 404, type: 'BadParameterException' });
 
+      // "Delete…" only asks: the key still works until the question is answered.
       await Promise.all([
-        page.waitForURL(`${app.url}/keys`),
-        page.click(`tr[data-key-id="${stored.id}"] button`),
+        page.waitForURL(`${app.url}/keys/${stored.id}/delete`),
+        page.click(`tr[data-key-id="${stored.id}"] a.delete`),
       ]);
+      expect(await page.textContent('h1')).toBe('Delete this API key?');
+      expect(await page.textContent('#confirm-delete')).toBe(
+        `Yes, delete key ${secret.slice(0, 9)}…`,
+      );
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('cancel-delete');
+      await page.screenshot({ path: testOutputPath('key-manager-confirm.png'), fullPage: true });
+      expect((await keys.findOneByOrFail({ id: stored.id })).revokedAt).toBeNull();
+      expect((await probe(secret)).status).toBe(404);
+
+      // Cancel keeps it.
+      await Promise.all([page.waitForURL(`${app.url}/keys`), page.click('#cancel-delete')]);
+      expect(await page.isVisible(`tr[data-key-id="${stored.id}"]`)).toBe(true);
+      expect((await keys.findOneByOrFail({ id: stored.id })).revokedAt).toBeNull();
+
+      await Promise.all([
+        page.waitForURL(`${app.url}/keys/${stored.id}/delete`),
+        page.click(`tr[data-key-id="${stored.id}"] a.delete`),
+      ]);
+      const [confirmed] = await Promise.all([
+        page.waitForResponse(
+          (res) =>
+            res.url().endsWith(`/keys/${stored.id}/delete`) && res.request().method() === 'POST',
+        ),
+        page.click('#confirm-delete'),
+      ]);
+      expect(confirmed.status()).toBe(303);
+      await page.waitForURL(`${app.url}/keys`);
       await page.waitForSelector('#no-keys');
+      expect(await page.textContent('#notice')).toBe(
+        `The key ${secret.slice(0, 9)}… for localhost is deleted: requests with it are refused from now on.`,
+      );
       expect(await page.isVisible(`tr[data-key-id="${stored.id}"]`)).toBe(false);
+      expect((await keys.findOneByOrFail({ id: stored.id })).revokedAt).not.toBeNull();
       const refused = await probe(secret);
       expect(refused).toMatchObject({ status: 401, type: 'UnauthorizedOperationException' });
       expect(refused.reason).toMatch(/unknown or revoked/);
+      // Reloading after the delete posts nothing either.
+      expect((await page.reload())?.request().method()).toBe('GET');
+      expect(await page.isVisible('#notice')).toBe(false);
 
       const [session] = (await context.cookies(`${app.url}/keys`)).filter(
         (cookie) => cookie.name === 'quiz_session',
@@ -148,6 +187,39 @@ describe('key manager', () => {
       expect(createWithOld.status).toBe(401);
       expect(await createWithOld.text()).toContain('id="login-form"');
       expect(await dataSource.getRepository(ApiKey).count()).toBe(keysBefore);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('copies by selecting the key where the Clipboard API is missing (Chromium)', async () => {
+    const context = await browser.newContext();
+    // As on a page served over plain HTTP to another host, where navigator.clipboard is absent.
+    await context.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'clipboard', {
+        get: () => undefined,
+        configurable: true,
+      });
+    });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${app.url}/keys`);
+      await page.fill('#email', EMAIL);
+      await page.fill('#password', PASSWORD);
+      await Promise.all([page.waitForSelector('#create-form'), page.click('#login-submit')]);
+      await page.fill('#host', 'localhost');
+      await page.fill('#label', 'Fallback key');
+      await Promise.all([page.waitForSelector('#new-key'), page.click('#create-submit')]);
+      const secret = (await page.textContent('#new-key'))?.trim() ?? '';
+      expect(secret).toMatch(/^qk_/);
+      expect(await page.evaluate(() => navigator.clipboard)).toBeUndefined();
+      expect(await page.evaluate(() => window.getSelection()?.toString())).toBe('');
+      await page.click('#copy-new-key');
+      await page.waitForSelector('#copy-new-key.copied');
+      // The fallback selects the key and copies the selection with the legacy command.
+      expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(secret);
+      expect(await page.textContent('#copy-new-key')).toBe('Copied');
+      expect(await page.textContent('#new-key-copy-status')).toBe('Copied to the clipboard.');
     } finally {
       await context.close();
     }
@@ -264,10 +336,16 @@ describe('key manager', () => {
     const othersKey = await createTestApiKey(dataSource, 'localhost', otherUserId);
     const deleteOthers = await postForm(
       `${app.url}/keys/${othersKey.id}/delete`,
-      { csrf },
+      { csrf, confirm: 'yes' },
       { cookie },
     );
     expect(deleteOthers.status).toBe(404);
+    expect(errorText(await deleteOthers.text())).toBe('That API key does not exist.');
+    const askOthers = await visit(`${app.url}/keys/${othersKey.id}/delete`, {
+      headers: { cookie },
+    });
+    expect(askOthers.res.status).toBe(404);
+    expect(askOthers.html).not.toContain('id="confirm-delete-form"');
     expect((await keys.findOneByOrFail({ id: othersKey.id })).revokedAt).toBeNull();
 
     const mine = await postForm(
@@ -275,18 +353,32 @@ describe('key manager', () => {
       { csrf, host: 'school.example', label: 'mine' },
       { cookie },
     );
-    expect(mine.status).toBe(200);
+    expect(mine.status).toBe(303);
+    expect(mine.headers.get('location')).toBe('/keys');
     const mineKey = await keys.findOneByOrFail({ label: 'mine' });
     const forgedDelete = await postForm(
       `${app.url}/keys/${mineKey.id}/delete`,
-      { csrf: inputValue(otherList.html, 'csrf') ?? '' },
+      { csrf: inputValue(otherList.html, 'csrf') ?? '', confirm: 'yes' },
       { cookie },
     );
     expect(forgedDelete.status).toBe(403);
     expect((await keys.findOneByOrFail({ id: mineKey.id })).revokedAt).toBeNull();
-    const deleted = await postForm(`${app.url}/keys/${mineKey.id}/delete`, { csrf }, { cookie });
+    const deleted = await postForm(
+      `${app.url}/keys/${mineKey.id}/delete`,
+      { csrf, confirm: 'yes' },
+      { cookie },
+    );
     expect(deleted.status).toBe(303);
+    expect(deleted.headers.get('location')).toBe('/keys');
     expect((await keys.findOneByOrFail({ id: mineKey.id })).revokedAt).not.toBeNull();
+  });
+
+  it('answers every successful form with 303 to a GET page: the secret shown once from a session-bound encrypted cookie, delete only once confirmed (MariaDB)', async () => {
+    await checkPostRedirectGet(app.url, dataSource, {
+      id: ownerId,
+      email: EMAIL,
+      password: PASSWORD,
+    });
   });
 
   it('leaves unknown paths to the JSON error model', async () => {
@@ -294,5 +386,31 @@ describe('key manager', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect(((await res.json()) as { type?: string }).type).toBe('UnsupportedRequestException');
+  });
+});
+
+describe('key manager on embedded SQLite', () => {
+  let dataSource: DataSource;
+  let closeDb: () => Promise<void>;
+  let app: TestApp;
+  let userId: number;
+
+  beforeAll(async () => {
+    ({ dataSource, close: closeDb } = await openSqliteTestDatabase());
+    userId = (await createLoginUser(dataSource, EMAIL, PASSWORD)).id;
+    app = await startTestApp(dataSource);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await closeDb();
+  });
+
+  it('answers every successful form with 303 to a GET page: the secret shown once, delete only once confirmed (SQLite)', async () => {
+    await checkPostRedirectGet(app.url, dataSource, {
+      id: userId,
+      email: EMAIL,
+      password: PASSWORD,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import type { DataSource } from 'typeorm';
-import { QuizApiClient } from '../../src/client';
+import { QuizApiClient } from '@quiz-results/client';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';

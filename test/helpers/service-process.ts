@@ -5,6 +5,8 @@ import { ensureBuilt, ROOT } from './build';
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;
+  /** Everything the process wrote so far, stdout and stderr. */
+  output: () => string;
   stop: () => Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   return {
     url,
     child,
+    output: () => output,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) {

@@ -69,4 +69,26 @@ describe('the build before npm start and npm run cli', () => {
     fs.writeFileSync(path.join(root, '.config', 'tsconfig.build.json'), '{}\n');
     expect(decision(root)).toBe('stale');
   });
+
+  it("builds again after a change in the client package's sources, not after its own build", () => {
+    const client = path.join(root, 'packages', 'client');
+    fs.mkdirSync(path.join(client, 'src'), { recursive: true });
+    fs.mkdirSync(path.join(client, 'dist'), { recursive: true });
+    fs.writeFileSync(path.join(client, 'src', 'index.ts'), 'export const b = 1;\n');
+    fs.writeFileSync(path.join(client, 'package.json'), '{}\n');
+    age(path.join(client, 'src', 'index.ts'), 60);
+    age(path.join(client, 'package.json'), 60);
+    build(10);
+    // The package's dist/ is written by the build itself, after the stamp's time.
+    fs.writeFileSync(path.join(client, 'dist', 'index.cjs'), '');
+    expect(decision(root)).toBe('fresh');
+
+    fs.writeFileSync(path.join(client, 'src', 'index.ts'), 'export const b = 2;\n');
+    expect(decision(root)).toBe('stale');
+    age(path.join(client, 'src', 'index.ts'), 60);
+    build(10);
+    expect(decision(root)).toBe('fresh');
+    fs.writeFileSync(path.join(client, 'package.json'), '{"name":"x"}\n');
+    expect(decision(root)).toBe('stale');
+  });
 });

@@ -7,7 +7,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/cli';
-import { QuizApiClient } from '../../src/client';
+import { QuizApiClient } from '@quiz-results/client';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { ImportDocument } from '../../src/data/import/import-document';
 import { createDataSource } from '../../src/db/data-source';
@@ -284,13 +284,87 @@ describe('operator CLI', () => {
     const before = await count('quizzes');
     const result = await cli(['import', bad]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: quizzes\[1\]\.questions\[0\]\.goodAnswer: /m);
+    expect(result.stderr).toMatch(
+      /^error: 1 error in the file, nothing was imported:\n {2}\$\.quizzes\[1\]\.questions\[0\]\.goodAnswer: /m,
+    );
     expect(await count('quizzes')).toBe(before);
 
     fs.writeFileSync(bad, '{"users": [');
     const broken = await cli(['import', bad]);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(/is not valid JSON/);
+    // The parser's own reason follows.
+    expect(broken.stderr).toMatch(/is not valid JSON: \S.*\n$/);
+  });
+
+  /** The sample with new accounts and `errors` bad answers (impossible dates), written to a file. */
+  function badSampleFile(errors: number): string {
+    const file = JSON.parse(fs.readFileSync(SAMPLE, 'utf8')) as ImportDocument;
+    for (const user of file.users ?? []) user.email = `report.${user.email}`;
+    (file.quizzes?.[1]?.questions?.[0] as { goodAnswer?: unknown }).goodAnswer = { not: 'this' };
+    const answer = file.answers?.[0] as NonNullable<ImportDocument['answers']>[number];
+    for (let index = 0; index < errors; index += 1)
+      file.answers?.push({ ...answer, answeredAt: '2026-02-30 10:00:00' });
+    const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quiz-cli-')), 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify(file));
+    return bad;
+  }
+
+  it('import run as a process reports every error of a file with its JSON path, capped, and piped output holds no carriage return', async () => {
+    await ensureBuilt();
+    const bad = badSampleFile(120);
+    const before = { users: await count('users'), answers: await count('answers') };
+    const failed = await promisify(execFile)(
+      'npm',
+      ['run', '--silent', '--ignore-scripts', 'cli', '--', 'import', bad],
+      { cwd: ROOT, env: { ...process.env, ...env() } },
+    ).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    const lines = (failed?.stderr ?? '').split('\n');
+    const first = lines.findIndex((line) => line.startsWith('error: '));
+    // Progress first, each phase on a line of its own, then the report.
+    expect(lines.slice(0, first).every((line) => /^\w+: \d+/.test(line))).toBe(true);
+    expect(lines.slice(first, first + 4)).toEqual([
+      'error: 121 errors in the file, nothing was imported:',
+      '  $.quizzes[1].questions[0].goodAnswer: expected a text',
+      '  $.answers[21].answeredAt: 2026-02-30 10:00:00 is not a real date and time',
+      '  $.answers[22].answeredAt: 2026-02-30 10:00:00 is not a real date and time',
+    ]);
+    expect(lines.slice(first + 1, first + 101).every((line) => line.startsWith('  $.'))).toBe(true);
+    expect(lines.slice(first + 101)).toEqual(['  and 21 more', '']);
+    expect(`${failed?.stdout}${failed?.stderr}`).not.toContain('\r');
+    expect({ users: await count('users'), answers: await count('answers') }).toEqual(before);
+  });
+
+  it('on a terminal, the progress bar is ended before the report and the summary', async () => {
+    // stdout and stderr on one terminal, as an operator sees them.
+    const terminal = Object.assign(new Capture(), { isTTY: true });
+    const run = async (args: string[]) => {
+      terminal.text = '';
+      const code = await runCli(args, { stdout: terminal, stderr: terminal, env: env() });
+      return { code, text: terminal.text };
+    };
+    const startsClean = (text: string, message: RegExp) => {
+      const at = text.search(message);
+      expect(at).toBeGreaterThan(0);
+      // The bar's last draw ends with a new line; nothing is drawn after the message.
+      expect(text[at - 1]).toBe('\n');
+      expect(text.slice(at)).not.toContain('\r');
+    };
+    const refused = await run(['import', badSampleFile(3)]);
+    expect(refused.code).toBe(1);
+    expect(refused.text).toContain('\r\x1b[2K');
+    startsClean(refused.text, /error: 4 errors in the file/);
+
+    const file = JSON.parse(fs.readFileSync(SAMPLE, 'utf8')) as ImportDocument;
+    for (const user of file.users ?? []) user.email = `tty.${user.email}`;
+    const good = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quiz-cli-')), 'good.json');
+    fs.writeFileSync(good, JSON.stringify(file));
+    const imported = await run(['import', good]);
+    expect(imported.code).toBe(0);
+    startsClean(imported.text, /Imported 7 users/);
   });
 
   it('generate loads the asked counts and reports them', async () => {

@@ -8,7 +8,7 @@ import {
   type DataSetItem,
   type NdjsonDataSetFile,
   type Quiz,
-} from '../../src/client';
+} from '@quiz-results/client';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';

@@ -12,7 +12,7 @@ import {
   type UserAggregateResult,
   type WatchSessionResultsParams,
   type WebSocketConstructor,
-} from '../../src/client';
+} from '@quiz-results/client';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';

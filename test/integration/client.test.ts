@@ -25,7 +25,7 @@ import {
   type Quiz,
   type User,
   type UserAggregateResult,
-} from '../../src/client';
+} from '@quiz-results/client';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
 import { hashSecret } from '../../src/security/secrets';

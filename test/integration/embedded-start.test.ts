@@ -81,6 +81,34 @@ describe('embedded default (npm start without DATABASE_URL)', () => {
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok', database: 'up' });
       expect(first.output()).toMatch(/Demo logins:\n\s+teacher: \S+@\S+ \/ \S+/);
+      // The banner lists the front door, one address a line, and each address answers.
+      const front: [string, string][] = [
+        ['Start page', '/'],
+        ['Demo page', `/demo/?apiKey=${encodeURIComponent(first.apiKey)}`],
+        ['GraphQL endpoint', '/graphql'],
+        ['GraphQL IDE', '/ide/'],
+        ['Apollo Sandbox', '/graphql'],
+        ['REST reference', '/docs/'],
+        ['OpenAPI description', '/openapi.json'],
+        ['Key manager', '/keys'],
+        ['Liveness', '/livez'],
+        ['Readiness', '/readyz'],
+        ['Health', '/healthz'],
+        ['Metrics', '/metrics'],
+      ];
+      for (const [label, path] of front) {
+        const line = `${label}:`;
+        const address = `${first.url}${path}`;
+        expect(first.output().split('\n')).toContainEqual(
+          expect.stringMatching(
+            new RegExp(`^${line} +${address.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`),
+          ),
+        );
+        const res = await fetch(address, { headers: { accept: 'text/html' } });
+        expect([path, res.status]).toEqual([path, 200]);
+      }
+      const landing = await (await fetch(`${first.url}/`)).text();
+      expect(landing).toContain(first.apiKey);
       firstKey = first.apiKey;
     } finally {
       expect(await stop(first)).toBe(0);

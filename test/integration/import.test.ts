@@ -9,6 +9,7 @@ import type {
   ImportDocument,
   ImportSource,
 } from '../../src/data/import/import-document';
+import { ImportErrors, MAX_REPORTED_ERRORS } from '../../src/data/import/import-problems';
 import { ImportError } from '../../src/data/import/import-validator';
 import {
   Answer,
@@ -115,7 +116,11 @@ async function expectImportError(
   expect(caught).toBeInstanceOf(ImportError);
   const error = caught as ImportError;
   expect(error.path).toBe(expectedPath);
-  expect(error.message.startsWith(`${expectedPath}: `)).toBe(true);
+  // Every error of the file is listed with its JSON path; the planted one comes first.
+  const listed = error.message.split('\n').slice(1);
+  expect(listed[0]?.startsWith(`  ${expectedPath === '$' ? '$' : `$.${expectedPath}`}: `)).toBe(
+    true,
+  );
   expect(await rowCounts(dataSource)).toEqual(before);
   return error;
 }
@@ -528,6 +533,59 @@ async function expectRollbackOfWrittenAnswers(dataSource: DataSource): Promise<v
   expect(await rowCounts(dataSource)).toEqual(before);
 }
 
+/** One bad value in every section (and, with `takenEmail`, an email the database already has). */
+function sampleWithManyErrors(takenEmail?: string): { doc: ImportDocument; paths: string[] } {
+  const doc = sample() as ImportDocument & Record<string, unknown>;
+  doc.users?.forEach((user) => (user.email = `many.${user.email}`));
+  at(doc, 'users', 3).email = 'noah-at-example.org';
+  if (takenEmail) at(doc, 'users', 5).email = takenEmail;
+  at(doc, 'quizzes', 3).tags = ['draft'];
+  at(doc, 'groups', 2).name = 'x'.repeat(101);
+  at(doc, 'sessions', 1).title = '';
+  at(doc, 'answers', 1).answer = [0, 7];
+  at(doc, 'answers', 3).user = 's4';
+  at(doc, 'flags', 0).favorite = 1;
+  const paths = [
+    'users[3].email',
+    ...(takenEmail ? ['users[5].email'] : []),
+    'quizzes[3].tags',
+    'groups[2].name',
+    'sessions[1].title',
+    'answers[1].answer',
+    'answers[3].user',
+    'flags[0].favorite',
+  ];
+  return { doc, paths };
+}
+
+async function expectEveryError(dataSource: DataSource, takenEmail?: string): Promise<void> {
+  const { doc, paths } = sampleWithManyErrors(takenEmail);
+  const error = await expectImportError(dataSource, doc, paths[0] as string);
+  expect(error).toBeInstanceOf(ImportErrors);
+  expect((error as ImportErrors).errors.map((each) => each.path)).toEqual(paths);
+  expect(error.message.split('\n')).toEqual([
+    `${paths.length} errors in the file, nothing was imported:`,
+    ...(error as ImportErrors).errors.map((each) => `  $.${each.path}: ${each.reason}`),
+  ]);
+}
+
+/** `count` answers with an impossible date: more errors than the report lists. */
+async function expectCappedReport(dataSource: DataSource): Promise<void> {
+  const doc = sample();
+  doc.users?.forEach((user) => (user.email = `capped.${user.email}`));
+  const answer = doc.answers?.[0] as ImportAnswer;
+  doc.answers = Array.from({ length: 130 }, () => ({ ...answer, answeredAt: '2026-02-30 10:00' }));
+  const error = (await expectImportError(dataSource, doc, 'answers[0].answeredAt')) as ImportErrors;
+  expect(error.errors.map((each) => each.path)).toEqual(
+    Array.from({ length: MAX_REPORTED_ERRORS }, (_, index) => `answers[${index}].answeredAt`),
+  );
+  expect(error.more).toBe(30);
+  const lines = error.message.split('\n');
+  expect(lines[0]).toBe('130 errors in the file, nothing was imported:');
+  expect(lines).toHaveLength(MAX_REPORTED_ERRORS + 2);
+  expect(lines.at(-1)).toBe('  and 30 more');
+}
+
 describe('import on MariaDB', () => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
 
@@ -585,6 +643,14 @@ describe('import on MariaDB', () => {
       const doc = sample() as ImportDocument & Record<string, unknown>;
       mutate(doc);
       await expectImportError(other.dataSource, doc, errorPath);
+    });
+
+    it('reports every error of the file, each with its JSON path, and writes nothing', async () => {
+      await expectEveryError(other.dataSource, 'lucas.martin@demo.quiz');
+    });
+
+    it('lists the first 100 errors of a file and counts the others', async () => {
+      await expectCappedReport(other.dataSource);
     });
 
     it('refuses a top level that is not an object', async () => {
@@ -653,5 +719,13 @@ describe('import on SQLite', () => {
 
   it('rolls back answers already inserted when the last answer is bad', async () => {
     await expectRollbackOfWrittenAnswers(database.dataSource);
+  });
+
+  it('reports every error of the file, each with its JSON path, and writes nothing', async () => {
+    await expectEveryError(database.dataSource);
+  });
+
+  it('lists the first 100 errors of a file and counts the others', async () => {
+    await expectCappedReport(database.dataSource);
   });
 });

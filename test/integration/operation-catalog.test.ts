@@ -85,7 +85,7 @@ describe('the GraphQL schema against the catalog', () => {
 });
 
 describe('the client against the catalog', () => {
-  const CLIENT = path.resolve(__dirname, '../../src/client/quiz-api-client.ts');
+  const CLIENT = path.resolve(__dirname, '../../packages/client/src/quiz-api-client.ts');
 
   /** The property names of the parameter object of each client method (TypeScript's view). */
   function clientParameters(): Map<string, string[]> {

@@ -105,8 +105,13 @@ describe('no secret is stored or logged in clear', () => {
         label: 'at rest',
       }).toString(),
     });
-    expect(created.res.status).toBe(200);
-    const managerKey = /id="new-key">([^<]+)</.exec(created.html)?.[1] ?? '';
+    // The page the creation redirects to shows the key, from the encrypted flash cookie.
+    expect(created.res.status).toBe(303);
+    secrets.keyFlashCookie = created.cookies.quiz_keys_flash;
+    const shown = await visit(`${app.url}/keys`, {
+      headers: { cookie: `${cookie}; quiz_keys_flash=${secrets.keyFlashCookie}` },
+    });
+    const managerKey = /id="new-key">([^<]+)</.exec(shown.html)?.[1] ?? '';
     expect(managerKey).toMatch(/^qk_/);
     secrets.managerKey = managerKey;
 

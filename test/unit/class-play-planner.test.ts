@@ -1,4 +1,4 @@
-import type { Question } from '../../src/client/types';
+import type { Question } from '@quiz-results/client';
 import { planClass, type ClassPlanInput } from '../../src/data/simulate/class-play.planner';
 import type { ScorableQuestion } from '../../src/domain/questions/question-types';
 import { gradeAnswer } from '../../src/domain/questions/scoring';

@@ -68,6 +68,35 @@ describe('progressReporter', () => {
     expect(out.text().match(/\n/g)).toHaveLength(1);
   });
 
+  it('clears an open bar before another line is written, and draws it again at the next report', () => {
+    let clock = 0;
+    const out = capture(true);
+    const progress = progressReporter(out.stream, () => clock);
+    progress('answers', 10, 100);
+    progress.interrupt();
+    out.stream.write('a log line\n');
+    progress.interrupt(); // nothing open: nothing written
+    clock += 10; // within 100 ms of the last draw, yet drawn again: the line was cleared
+    progress('answers', 20, 100);
+    progress.end();
+    const text = out.text();
+    expect(text.split('a log line\n')[0]?.endsWith('\r\x1b[2K')).toBe(true);
+    const after = text.split('a log line\n')[1] ?? '';
+    expect(
+      after.startsWith(`\r\x1b[2K[${'#'.repeat(6)}${'-'.repeat(24)}]  20% answers 20/100`),
+    ).toBe(true);
+    expect(after.endsWith('\n')).toBe(true);
+  });
+
+  it('leaves lines alone off a terminal', () => {
+    const out = capture(false);
+    const progress = progressReporter(out.stream, () => 0);
+    progress('answers', 10, 100);
+    progress.interrupt();
+    progress.end();
+    expect(out.text()).toBe('answers: 10/100 (10%)\n');
+  });
+
   it('writes durations in seconds, minutes or hours', () => {
     expect([duration(0), duration(59.4), duration(185), duration(3720)]).toEqual([
       '0s',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RESULT_TYPE_FIELDS } from '../../src/client/session-results.watch';
+import { RESULT_TYPE_FIELDS } from '../../packages/client/src/session-results.watch';
 import { dialectNamed } from '../../src/db/dialect';
 import { roundedSql } from '../../src/db/sql/rounding.sql';
 import { DATA_SET_KINDS } from '../../src/services/data-sets/data-set.kinds';
@@ -125,7 +125,7 @@ describe('the result type registry', () => {
 
 describe('the client library', () => {
   // The client ships without the server's code, so it spells the names out; they must agree.
-  const source = readFileSync(join(__dirname, '../../src/client/types.ts'), 'utf8');
+  const source = readFileSync(join(__dirname, '../../packages/client/src/types.ts'), 'utf8');
   const union = (name: string) =>
     [...(source.match(new RegExp(`export type ${name} =([^;]+);`))?.[1] ?? '').matchAll(/'(\w+)'/g)]
       .map((match) => match[1])

@@ -8,6 +8,8 @@ import {
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { AppDeps } from '../../context/request-context';
 import { Errors } from '../../errors';
+import { presetApiKey, type FrontDoorOptions } from '../docs/docs.presets';
+import { API_KEY_HEADER, EXAMPLE_DOCUMENT, EXAMPLE_VARIABLES } from '../docs/graphql-example';
 import { buildGraphQLContext, type GraphQLContext } from './graphql.context';
 import { formatGraphQLError, unavailableStatusPlugin } from './graphql.errors';
 import { DOCUMENT_LIMITS, documentCostPlugin, documentLimitRules } from './graphql.limits';
@@ -27,13 +29,18 @@ export function graphQLPath(basePath: string): string {
 const METHODS = ['GET', 'HEAD', 'POST'];
 
 /**
- * `/graphql`: Apollo Server over the type-graphql schema. Apollo Sandbox is served on GET
- * outside production; credentials come as for REST, or as X-Api-Key / Authorization: Bearer.
+ * `/graphql`: Apollo Server over the type-graphql schema. Apollo Sandbox (loaded from Apollo's
+ * CDN) is served on GET outside production, opening on the example flow with the demo key;
+ * credentials come as for REST, or as X-Api-Key / Authorization: Bearer.
  * Documents are bounded before they run (graphql.limits); the JSON body is parsed, within its
  * limits, by the app for every API route.
  */
-export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
+export async function graphQLEndpoint(
+  deps: AppDeps,
+  frontDoor: FrontDoorOptions = {},
+): Promise<GraphQLEndpoint> {
   const production = deps.config.nodeEnv === 'production';
+  const apiKey = presetApiKey(deps.config, frontDoor);
   const server = new ApolloServer<GraphQLContext>({
     schema: await graphQLSchema(),
     introspection: !production,
@@ -52,7 +59,14 @@ export async function graphQLEndpoint(deps: AppDeps): Promise<GraphQLEndpoint> {
       requestSummaryPlugin,
       production
         ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
-        : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
+        : ApolloServerPluginLandingPageLocalDefault({
+            // Sandbox opens on the example flow, with the demo key when there is one.
+            embed: true,
+            footer: false,
+            document: EXAMPLE_DOCUMENT,
+            variables: EXAMPLE_VARIABLES,
+            headers: apiKey ? { [API_KEY_HEADER]: apiKey } : {},
+          }),
     ],
   });
   await server.start();

@@ -50,8 +50,17 @@ th, td { text-align: left; padding: .4rem; border-bottom: 1px solid #e1e3e8; ver
 header { display: flex; justify-content: space-between; align-items: baseline; }
 `;
 
+/** What a page adds to the shared head: CSS of its own, and scripts served by the service. */
+export interface PageExtras {
+  style?: string;
+  scripts?: readonly string[];
+}
+
 /** A whole HTML document; `title` is text, `body` is already-escaped HTML. */
-export function renderPage(title: string, body: string): string {
+export function renderPage(title: string, body: string, extras: PageExtras = {}): string {
+  const scripts = (extras.scripts ?? [])
+    .map((src) => `<script src="${escapeHtml(src)}" defer></script>\n`)
+    .join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -59,8 +68,8 @@ export function renderPage(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
+<style>${STYLE}${extras.style ?? ''}</style>
+${scripts}</head>
 <body>
 <main>
 ${body}
@@ -78,11 +87,14 @@ export function errorBox(message: string): string {
 /** Origins a page may submit its form to (and be redirected to from it), besides itself. */
 export interface PageSecurity {
   formActionOrigins?: readonly string[];
+  /** Allows scripts from the service itself (never inline), for pages that load one. */
+  selfScripts?: boolean;
 }
 
 /**
  * The headers of every HTML page: not cached (they carry CSRF tokens, keys, tokens), not framed
- * (clickjacking of the login form), no scripts at all, and no Referer that would leak the query.
+ * (clickjacking of the login form), no inline scripts (none at all unless asked for), and no
+ * Referer that would leak the query.
  */
 export function setPageHeaders(res: Response, security: PageSecurity = {}): void {
   const formAction = ["'self'", ...(security.formActionOrigins ?? [])].join(' ');
@@ -93,7 +105,7 @@ export function setPageHeaders(res: Response, security: PageSecurity = {}): void
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'`,
+    `default-src 'none';${security.selfScripts ? " script-src 'self';" : ''} style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'`,
   );
 }
 

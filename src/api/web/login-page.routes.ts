@@ -42,6 +42,7 @@ export function loginPageRoutes(deps: AppDeps, formBody: RequestHandler): Router
   const loginContext = (res: Response): LoginContext => ({
     config,
     db: deps.db,
+    metrics: deps.metrics,
     operation: OPERATION,
     logger: deps.logger.child({ requestId: res.locals.requestId as string, operation: OPERATION }),
   });

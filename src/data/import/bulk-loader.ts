@@ -6,7 +6,7 @@ import type { IdMap, ImportSource, Records } from './import-document';
 import type { ValidUser } from './import-records';
 import { ImportValidator, asImportSource } from './import-validator';
 import { LoadStatements, RowWriter, type SqlValue } from './row-writer';
-import { insertUsers } from './user-writer';
+import { checkEmailsFree, insertUsers } from './user-writer';
 import type { PasswordCost } from '../../security/password';
 import { ANSWER_COLUMNS } from '../../db/sql/answers.sql';
 import { checkEmptyDatabase, withoutChecks } from './empty-database';
@@ -32,6 +32,8 @@ const PROGRESS_EVERY = 100;
 /** Users per INSERT: long picture URLs and hashes make a user row up to a few kB. */
 const USER_BATCH = 1000;
 const QUIZ_READ_BACK_BATCH = 1000;
+/** Answers between two progress reports once a refused file is only checked. */
+const ANSWERS_CHECKED_PROGRESS = 10_000;
 
 const QUIZ_COLUMNS = [
   'author_id',
@@ -74,6 +76,7 @@ class BulkLoad {
   private readonly sessionIds: number[] = [];
   private questionIds = new Int32Array(0);
   private reported = { phase: '', done: -1 };
+  private answersChecked = 0;
   private readonly ids: { [K in keyof IdMap]: [string, string][] } = {
     users: [],
     quizzes: [],
@@ -92,6 +95,14 @@ class BulkLoad {
     this.validator = new ImportValidator(this.now);
   }
 
+  /**
+   * Rows are written until the first error; from there on every record is still checked, so the
+   * refusal lists every error of the file (the transaction is rolled back).
+   */
+  private get writing(): boolean {
+    return this.validator.problems.count === 0;
+  }
+
   async run(source: ImportSource): Promise<IdMap> {
     await this.users(source.users ?? []);
     await this.quizzes(source.quizzes ?? []);
@@ -99,6 +110,7 @@ class BulkLoad {
     await this.sessions(source.sessions ?? []);
     await this.answers(source.answers ?? []);
     await this.flags(source.flags ?? []);
+    this.validator.problems.throwIfAny();
     return {
       users: Object.fromEntries(this.ids.users),
       quizzes: Object.fromEntries(this.ids.quizzes),
@@ -117,22 +129,34 @@ class BulkLoad {
   private async users(records: Records<unknown>): Promise<void> {
     const total = sizeOf(records);
     let batch: ValidUser[] = [];
+    let indexes: number[] = [];
     let index = 0;
     for (const record of records) {
-      batch.push(this.validator.user(record, index));
+      const user = this.validator.user(record, index);
+      if (user) {
+        batch.push(user);
+        indexes.push(index);
+      }
       index += 1;
       if (batch.length === USER_BATCH) {
-        await this.writeUsers(batch, index - batch.length);
+        await this.writeUsers(batch, indexes);
         this.progress('users', index, total);
         batch = [];
+        indexes = [];
       }
     }
-    if (batch.length > 0) await this.writeUsers(batch, index - batch.length);
+    if (batch.length > 0) await this.writeUsers(batch, indexes);
     this.progress('users', index, total);
   }
 
-  private async writeUsers(users: ValidUser[], firstIndex: number): Promise<void> {
-    const ids = await insertUsers(this.sql, users, firstIndex, this.now, this.options.passwordCost);
+  /** Writes a batch of valid users; once the file has an error, only checks their emails are free. */
+  private async writeUsers(users: ValidUser[], indexes: number[]): Promise<void> {
+    for (const error of await checkEmailsFree(this.sql, users, indexes))
+      this.validator.problems.add(error);
+    if (!this.writing) return;
+    // No error so far: every record until here was valid, so the batch's indexes follow each other.
+    const firstIndex = indexes[0] as number;
+    const ids = await insertUsers(this.sql, users, this.now, this.options.passwordCost);
     users.forEach((user, position) => {
       this.userIds[firstIndex + position] = ids[position] as number;
       this.ids.users.push([user.ref, String(ids[position])]);
@@ -148,6 +172,8 @@ class BulkLoad {
     let index = 0;
     for (const record of records) {
       const quiz = this.validator.quiz(record, index);
+      index += 1;
+      if (!quiz || !this.writing) continue;
       const id = await this.sql.insertOne('quizzes', QUIZ_COLUMNS, [
         this.userIds[quiz.authorIndex] as number,
         quiz.title,
@@ -177,7 +203,6 @@ class BulkLoad {
           dialect.bool(row.caseSensitive),
         ]);
       }
-      index += 1;
       if (index % PROGRESS_EVERY === 0) this.progress('quizzes', index, total);
     }
     await tags.flush();
@@ -207,6 +232,8 @@ class BulkLoad {
     let index = 0;
     for (const record of records) {
       const group = this.validator.group(record, index);
+      index += 1;
+      if (!group || !this.writing) continue;
       const id = await this.sql.insertOne(
         'user_groups',
         ['name', 'owner_id', 'created_at'],
@@ -215,7 +242,6 @@ class BulkLoad {
       this.ids.groups.push([group.ref, String(id)]);
       for (const member of group.memberIndexes)
         await members.add([id, this.userIds[member] as number]);
-      index += 1;
       if (index % PROGRESS_EVERY === 0) this.progress('groups', index, total);
     }
     await members.flush();
@@ -234,6 +260,8 @@ class BulkLoad {
     let index = 0;
     for (const record of records) {
       const session = this.validator.session(record, index);
+      index += 1;
+      if (!session || !this.writing) continue;
       const id = await this.sql.insertOne(
         'sessions',
         ['owner_id', 'title', 'start_date'],
@@ -251,7 +279,6 @@ class BulkLoad {
         const userId = this.userIds[attendee.userIndex] as number;
         await attendees.add([id, userId, dialect.bool(attendee.raisedHand)]);
       }
-      index += 1;
       if (index % PROGRESS_EVERY === 0) this.progress('sessions', index, total);
     }
     await attendees.flush();
@@ -261,7 +288,13 @@ class BulkLoad {
 
   private async answers(records: Records<unknown>): Promise<void> {
     const total = sizeOf(records);
-    const rows = this.answerRows(records);
+    const rows = this.answerRows(records, total);
+    if (!this.writing) {
+      // The file is refused already: its answers are only checked (answerRows yields none).
+      for (const row of rows) void row;
+      this.progress('answers', this.answersChecked, total);
+      return;
+    }
     if (this.infile) {
       const written = await withoutChecks(this.runner, () =>
         loadInfile(this.runner, 'answers', ANSWER_COLUMNS, rows, (sent, ended) =>
@@ -277,15 +310,23 @@ class BulkLoad {
     );
     for (const row of rows) await writer.add(row);
     await writer.flush();
-    this.progress('answers', writer.written, total);
+    this.progress('answers', this.writing ? writer.written : this.answersChecked, total);
   }
 
   /** The answers as rows of the answers table, each validated (and scored) as it is read. */
-  private *answerRows(records: Records<unknown>): Generator<SqlValue[]> {
+  private *answerRows(records: Records<unknown>, total?: number): Generator<SqlValue[]> {
     const { dialect } = this.sql;
     let index = 0;
     for (const record of records) {
       const answer = this.validator.answer(record, index);
+      index += 1;
+      this.answersChecked = index;
+      if (!this.writing) {
+        // Nothing is written any more: the progress counts the answers checked.
+        if (index % ANSWERS_CHECKED_PROGRESS === 0) this.progress('answers', index, total);
+        continue;
+      }
+      if (!answer) continue;
       yield [
         this.sessionIds[answer.sessionIndex] as number,
         this.userIds[answer.userIndex] as number,
@@ -295,7 +336,6 @@ class BulkLoad {
         dialect.bool(answer.good),
         dialect.date(answer.answeredAt),
       ];
-      index += 1;
     }
   }
 
@@ -311,13 +351,14 @@ class BulkLoad {
     let index = 0;
     for (const record of records) {
       const flag = this.validator.flag(record, index);
+      index += 1;
+      if (!flag || !this.writing) continue;
       await writer.add([
         this.userIds[flag.userIndex] as number,
         this.quizIds[flag.quizIndex] as number,
         dialect.bool(flag.favorite),
         dialect.bool(flag.imported),
       ]);
-      index += 1;
     }
     await writer.flush();
     this.progress('flags', index, total);
@@ -328,7 +369,8 @@ class BulkLoad {
  * Loads a data file (or a generated source) in ONE transaction: every record is validated as it
  * is read, answers are scored with the shared scoring module, rows go in with multi-row INSERTs
  * (the answers of an empty database as one streamed LOAD DATA: LoadOptions.emptyDatabase).
- * Any ImportError or SQL error rolls everything back and is rethrown. Returns the id of every ref.
+ * A file with errors is read to its end and refused with every error (ImportErrors, the first
+ * MAX_REPORTED_ERRORS listed); that or an SQL error rolls everything back and is rethrown. Returns the id of every ref.
  */
 export async function loadData(
   dataSource: DataSource,

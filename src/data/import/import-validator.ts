@@ -32,7 +32,8 @@ import type {
   ValidSession,
   ValidUser,
 } from './import-records';
-import { RefTable } from './ref-table';
+import { ImportErrors, ImportProblems } from './import-problems';
+import { RefTable, RefusedRefError } from './ref-table';
 
 /** A refused data file: `path` names the bad value, e.g. `quizzes[2].questions[0].goodAnswer`. */
 export { InvalidInputError as ImportError };
@@ -54,7 +55,9 @@ interface SessionEntry {
 
 /**
  * Validates the records of one data file, one at a time and in section order (users, quizzes,
- * groups, sessions, answers, flags). This adapter reads the file's shape and resolves refs to the
+ * groups, sessions, answers, flags). A refused record gives null and its first error goes to
+ * `problems`, so that one pass reports the errors of every record; answers and flags of a refused
+ * quiz or session are skipped without a second report. This adapter reads the file's shape and resolves refs to the
  * 0-based index of the record they name; the rules of quizzes, sessions and answers, and the
  * scoring, are the domain's, as for every other write path. It keeps only what later records are
  * checked against, never the records themselves.
@@ -72,16 +75,58 @@ export class ImportValidator {
   private questionCount = 0;
   private attendeeCount = 0;
   private section = 0;
+  /** The errors found so far. */
+  readonly problems = new ImportProblems();
 
   /** `now`: the import time, which quizzes without dates take. */
   constructor(private readonly now: Date) {}
+
+  user(raw: unknown, index: number): ValidUser | null {
+    return this.record(() => this.checkUser(raw, index));
+  }
+
+  quiz(raw: unknown, index: number): ValidQuiz | null {
+    return this.record(() => this.checkQuiz(raw, index), this.quizRefs, index);
+  }
+
+  group(raw: unknown, index: number): ValidGroup | null {
+    return this.record(() => this.checkGroup(raw, index));
+  }
+
+  session(raw: unknown, index: number): ValidSession | null {
+    return this.record(() => this.checkSession(raw, index), this.sessionRefs, index);
+  }
+
+  answer(raw: unknown, index: number): ValidAnswer | null {
+    return this.record(() => this.checkAnswer(raw, index));
+  }
+
+  flag(raw: unknown, index: number): ValidFlag | null {
+    return this.record(() => this.checkFlag(raw, index));
+  }
+
+  /**
+   * Runs one record's checks; a refusal is recorded (once) and gives null. A refused user still
+   * resolves (what refers to it is checked in full); a refused quiz or session (`refs`) does not:
+   * what is checked against it (questions, attendees) is unknown.
+   */
+  private record<T>(check: () => T, refs?: RefTable, index = 0): T | null {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      refs?.refuse(index);
+      if (!(error instanceof RefusedRefError)) this.problems.add(error);
+      return null;
+    }
+  }
 
   /** Total number of questions validated so far, over all quizzes. */
   get questions(): number {
     return this.questionCount;
   }
 
-  user(raw: unknown, index: number): ValidUser {
+  private checkUser(raw: unknown, index: number): ValidUser {
     this.enter('users');
     const path = `users[${index}]`;
     const record = fields(raw, path);
@@ -111,7 +156,7 @@ export class ImportValidator {
     };
   }
 
-  quiz(raw: unknown, index: number): ValidQuiz {
+  private checkQuiz(raw: unknown, index: number): ValidQuiz {
     this.enter('quizzes');
     const path = `quizzes[${index}]`;
     const record = fields(raw, path);
@@ -126,11 +171,11 @@ export class ImportValidator {
     );
     const firstQuestionIndex = this.questionCount;
     this.questionCount += content.questions.length;
-    this.quizzes.push({ firstQuestionIndex, questions: content.questions.map(scorable) });
+    this.quizzes[index] = { firstQuestionIndex, questions: content.questions.map(scorable) };
     return { ref, authorIndex, ...content, ...dates, firstQuestionIndex };
   }
 
-  group(raw: unknown, index: number): ValidGroup {
+  private checkGroup(raw: unknown, index: number): ValidGroup {
     this.enter('groups');
     const path = `groups[${index}]`;
     const record = fields(raw, path);
@@ -141,7 +186,7 @@ export class ImportValidator {
     return { ref, name, ownerIndex, memberIndexes };
   }
 
-  session(raw: unknown, index: number): ValidSession {
+  private checkSession(raw: unknown, index: number): ValidSession {
     this.enter('sessions');
     const path = `sessions[${index}]`;
     const record = fields(raw, path);
@@ -165,11 +210,11 @@ export class ImportValidator {
         raisedHand: optionalBoolean(attendee.raisedHand, `${itemPath}.raisedHand`, false),
       };
     });
-    this.sessions.push(entry);
+    this.sessions[index] = entry;
     return { ref, ownerIndex, title, startDate, quizIndexes, attendees };
   }
 
-  answer(raw: unknown, index: number): ValidAnswer {
+  private checkAnswer(raw: unknown, index: number): ValidAnswer {
     this.enter('answers');
     const path = `answers[${index}]`;
     const record = fields(raw, path);
@@ -217,7 +262,7 @@ export class ImportValidator {
     };
   }
 
-  flag(raw: unknown, index: number): ValidFlag {
+  private checkFlag(raw: unknown, index: number): ValidFlag {
     this.enter('flags');
     const path = `flags[${index}]`;
     const record = fields(raw, path);
@@ -284,11 +329,16 @@ function isRecordIterable(value: unknown): boolean {
  * arrays (or iterables). The records themselves are checked by ImportValidator as they are read.
  */
 export function asImportSource(input: unknown): ImportSource {
-  if (!isFields(input)) fail('$', `expected an object at the top level, got ${describe(input)}`);
+  if (!isFields(input)) {
+    const reason = `expected an object at the top level, got ${describe(input)}`;
+    throw new ImportErrors([new InvalidInputError('$', reason)], 0);
+  }
+  const problems = new ImportProblems();
   for (const section of IMPORT_SECTIONS) {
     const value = input[section];
     if (!absent(value) && !isRecordIterable(value))
-      fail(section, `expected an array, got ${describe(value)}`);
+      problems.add(new InvalidInputError(section, `expected an array, got ${describe(value)}`));
   }
+  problems.throwIfAny();
   return input as ImportSource;
 }

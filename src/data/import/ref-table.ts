@@ -1,5 +1,11 @@
-import { describe, distinctList, fail } from '../../domain/validation/checks';
+import { describe, distinctList, fail, InvalidInputError } from '../../domain/validation/checks';
 import type { ImportSection } from './import-document';
+
+/**
+ * A record refers to a record that was refused: that one's error is reported, and the records
+ * that depend on it are skipped rather than reported again.
+ */
+export class RefusedRefError extends InvalidInputError {}
 
 /**
  * The refs of one section of a data file: each names the 0-based index of its record, so later
@@ -9,6 +15,7 @@ export class RefTable {
   private readonly indexes = new Map<string, number>();
   /** `user "s1"` by index, made once per record rather than once per answer that may need it. */
   private readonly names: string[] = [];
+  private readonly refused = new Set<number>();
 
   constructor(
     private readonly section: ImportSection,
@@ -28,12 +35,20 @@ export class RefTable {
     return value;
   }
 
+  /** Marks record `index` refused: refs to it throw RefusedRefError. */
+  refuse(index: number): void {
+    this.refused.add(index);
+  }
+
   /** The index of the record a ref names. */
   resolve(value: unknown, path: string): number {
     if (typeof value !== 'string')
       fail(path, `expected a ${this.kind} ref, got ${describe(value)}`);
     const index = this.indexes.get(value);
-    return index ?? fail(path, `unknown ${this.kind} ref "${value}"`);
+    if (index === undefined) fail(path, `unknown ${this.kind} ref "${value}"`);
+    if (this.refused.has(index))
+      throw new RefusedRefError(path, `${this.kind} "${value}" was refused`);
+    return index;
   }
 
   /** The indexes of an optional list of refs, none listed twice. */

@@ -36,32 +36,38 @@ async function mapWithConcurrency<T, R>(
 }
 
 /**
- * Inserts a batch of users (users[firstIndex...] of the file) with one statement and returns
- * their ids in order. An email already in the database refuses the file: the import adds
- * accounts, it never merges them. Plain passwords are hashed here, a few at a time.
+ * The errors of a batch of users (`indexes`: their positions in the file) whose email is already
+ * in the database: the import adds accounts, it never merges them.
+ */
+export async function checkEmailsFree(
+  sql: LoadStatements,
+  users: readonly ValidUser[],
+  indexes: readonly number[],
+): Promise<ImportError[]> {
+  const emails = users.map((user) => user.email.toLowerCase());
+  const taken = await sql.selectIn('users', ['email'], 'email', emails);
+  return taken
+    .map((row) => indexes[Math.max(0, emails.indexOf(String(row.email).toLowerCase()))] as number)
+    .sort((a, b) => a - b)
+    .map(
+      (index) =>
+        new ImportError(`users[${index}].email`, 'an account with this email already exists'),
+    );
+}
+
+/**
+ * Inserts a batch of users whose emails were checked free (checkEmailsFree) with one statement
+ * and returns their ids in order. Plain passwords are hashed here, a few at a time.
  */
 export async function insertUsers(
   sql: LoadStatements,
   users: readonly ValidUser[],
-  firstIndex: number,
   now: Date,
   passwordCost?: Readonly<PasswordCost>,
 ): Promise<number[]> {
   const { dialect } = sql;
   const emails = users.map((user) => user.email);
   const byEmail = () => sql.selectIn('users', ['id', 'email'], 'email', emails);
-  const taken = await byEmail();
-  if (taken.length > 0) {
-    const existing = String(taken[0]?.email).toLowerCase();
-    const position = Math.max(
-      0,
-      emails.findIndex((email) => email.toLowerCase() === existing),
-    );
-    throw new ImportError(
-      `users[${firstIndex + position}].email`,
-      'an account with this email already exists',
-    );
-  }
   const hashes = await mapWithConcurrency(users, HASH_CONCURRENCY, (user) =>
     user.password === null
       ? Promise.resolve(user.passwordHash)

@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  formatWireDate,
   TooManyRequestsException,
   TransportException,
   UnexpectedServerResponseException,
-} from '../../client/errors';
-import { formatWireDate, type QuizApiClient } from '../../client/quiz-api-client';
-import type { Id, NewAnswer } from '../../client/types';
+  type Id,
+  type NewAnswer,
+  type QuizApiClient,
+} from '@quiz-results/client';
 import type { PlannedAnswer } from './class-play.planner';
 
 /** The most answers one addAnswers call takes (contract.md §9). */

@@ -1,4 +1,4 @@
-import type { NewAnswer, Question } from '../../client/types';
+import type { NewAnswer, Question } from '@quiz-results/client';
 import { Random, Stream } from '../generate/random-streams';
 
 /**

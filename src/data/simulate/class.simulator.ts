@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { QuizApiClient, type FetchFunction } from '../../client/quiz-api-client';
-import type { Id, Session } from '../../client/types';
+import { QuizApiClient, type FetchFunction, type Id, type Session } from '@quiz-results/client';
 import {
   AnswerBatchSender,
   latencySummary,

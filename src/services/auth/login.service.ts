@@ -9,7 +9,10 @@ import type { IssuedToken } from './access-token.service';
 import { normalizeIp, redirectUrlMatchesKey } from './host-binding';
 
 /** What the login decisions need: no HTTP, no requester (nobody is logged in yet). */
-export type LoginContext = Pick<RequestContext, 'config' | 'db' | 'operation' | 'logger'>;
+export type LoginContext = Pick<
+  RequestContext,
+  'config' | 'db' | 'operation' | 'logger' | 'metrics'
+>;
 
 const MAX_EMAIL_LENGTH = 254;
 /** argon2 cost grows with the input; nobody's password is longer than this. */
@@ -95,6 +98,7 @@ export async function verifyLogin(
   if (retryAfter > 0) {
     // A refused attempt checks nothing, so it is no failure and does not extend the lock.
     await forget();
+    ctx.metrics.countRateLimitRefusal('login');
     ctx.logger.warn(
       { event: 'login_rate_limited', clientIp: ip, retryAfter },
       'login refused: too many failures',

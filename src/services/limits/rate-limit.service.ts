@@ -40,6 +40,7 @@ export async function chargeRequest(
   }
   report(state);
   if (state.exceeded) {
+    ctx.metrics.countRateLimitRefusal('api_key');
     throw Errors.tooManyRequests(
       ctx.operation,
       state.resetSeconds,

@@ -35,6 +35,45 @@ const RETRY_AFTER = { 'Retry-After': header('seconds to wait before retrying') }
 // 415: a body in an encoding or charset the service does not read, whatever the method.
 const ERROR_STATUSES = [400, 401, 403, 404, 405, 413, 415, 429, 500, 503];
 
+/**
+ * The credentials, as security schemes: both are query parameters of the legacy wire, so a legacy
+ * client's URL (`?apiKey=…&accessToken=…`) is exactly what they describe.
+ */
+const SECURITY_SCHEMES = {
+  apiKey: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'apiKey',
+    description:
+      'The API key of the client application, bound to one host (on GraphQL also the X-Api-Key header). Required on every operation.',
+  },
+  accessToken: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'accessToken',
+    description:
+      'An access token from the login page (`{base}/authentication/login.php`), for the user it was issued to and the key it was issued for.',
+  },
+};
+
+/** Every operation needs the key; the token too where it is required, else it may come along. */
+function securityOf(operation: OperationDefinition): Record<string, string[]>[] {
+  const withToken = { apiKey: [], accessToken: [] };
+  return operation.token === 'required' ? [withToken] : [withToken, { apiKey: [] }];
+}
+
+/** Where the emitted file says the service is: `npm start` with the default settings. */
+export const DEFAULT_SERVER = {
+  url: 'http://localhost:3000',
+  description:
+    'a local instance (npm start); the /openapi.json an instance serves names its own URL',
+};
+
+export interface OpenApiServer {
+  url: string;
+  description?: string;
+}
+
 /** Where a REST operation takes JSON text, it says so (GraphQL takes an input object instead). */
 function restSummary(operation: OperationDefinition): string {
   const notes = operation.parameters
@@ -90,21 +129,8 @@ function pathItem(
     operationId: operation.name,
     summary,
     description: `${summary} ${tokenSentence(operation)} ${pointsSentence(operation.cost)}`,
+    security: securityOf(operation),
     parameters: [
-      {
-        name: 'apiKey',
-        in: 'query',
-        required: true,
-        description: 'the API key of the client application',
-        schema: { type: 'string' },
-      },
-      {
-        name: 'accessToken',
-        in: 'query',
-        required: operation.token === 'required',
-        description: 'an access token from the login page',
-        schema: { type: 'string' },
-      },
       ...operation.parameters.map((parameter) => ({
         name: parameter.name,
         in: 'query',
@@ -155,6 +181,7 @@ function pathItem(
 /** The OpenAPI 3.1 description of the legacy REST surface, committed as schema/openapi.json. */
 export function openApiDocument(
   operations: readonly OperationDefinition[] = REST_CATALOG,
+  server: OpenApiServer = DEFAULT_SERVER,
 ): Record<string, unknown> {
   const statuses = [...new Set(Object.values(ERROR_TABLE).map((row) => row.status))];
   return {
@@ -163,11 +190,12 @@ export function openApiDocument(
       title: 'Quiz results service — legacy REST operations',
       version: '1.0.0',
       description:
-        'Every operation is `{base}/<operationName>` with its parameters in the query string. Errors are one JSON exception object; ' +
+        'Every operation is `{base}/<operationName>` with its parameters in the query string, the credentials `apiKey` and `accessToken` among them (the security schemes). Errors are one JSON exception object; ' +
         `the statuses used are ${statuses.sort().join(', ')}. ` +
         `Limits: at most ${MAX_QUERY_PARAMETERS} query parameters and URL_LIMIT bytes of URL; a body of at most BODY_LIMIT bytes once decoded (${ACCEPTED_ENCODINGS.join(', ')}), checked from Content-Length before it is read; JSON nested at most ${MAX_JSON_DEPTH} levels. ` +
         'Each API key may spend RATE_LIMIT_POINTS points per RATE_LIMIT_WINDOW_SECONDS (1,200 per 60 s by default); every answer tells the budget left in RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
     },
+    servers: [server],
     paths: Object.fromEntries(
       operations.flatMap((operation) =>
         operation.rest
@@ -180,6 +208,6 @@ export function openApiDocument(
           : [],
       ),
     ),
-    components: { schemas: COMPONENT_SCHEMAS },
+    components: { schemas: COMPONENT_SCHEMAS, securitySchemes: SECURITY_SCHEMES },
   };
 }

@@ -3,14 +3,14 @@
  * the SDK's watchSessionResults (contract.md §10). Each message redraws the table and the chart
  * of its pupils; the page says when it was updated, how many messages came, and why it stopped.
  */
-import type * as QuizApiModule from '../../../client';
+import type * as QuizApiModule from '@quiz-results/client';
 import type {
   QuizApiClient,
   ServiceApiException,
   SessionResultsWatch,
   TransportException,
   UserAggregateResult,
-} from '../../../client';
+} from '@quiz-results/client';
 import { barChart, byId, clockTime, formatNumber, textCell, userName } from './demo-page.drawing';
 
 declare const QuizApi: typeof QuizApiModule;

@@ -2,7 +2,7 @@
  * What the parts of the demo page draw with: elements by id, table cells, names, numbers and a
  * bar chart as inline SVG (no library, nothing from a CDN).
  */
-import type { User } from '../../../client';
+import type { User } from '@quiz-results/client';
 
 export function byId<T extends HTMLElement>(id: string): T {
   const element = document.getElementById(id);

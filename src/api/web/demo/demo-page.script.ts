@@ -3,8 +3,8 @@
  * demo-page.drawing.ts). It uses the SDK as a page would: the global `QuizApi` of the served
  * browser build, never an import of it, so it shows the SDK as shipped.
  */
-import type * as QuizApiModule from '../../../client';
-import type { DataSet, Quiz, UserAggregateResult } from '../../../client';
+import type * as QuizApiModule from '@quiz-results/client';
+import type { DataSet, Quiz, UserAggregateResult } from '@quiz-results/client';
 import { livePanel } from './demo-live.panel';
 import { barChart, byId, formatNumber, textCell, userName } from './demo-page.drawing';
 

@@ -1,0 +1,222 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+/**
+ * The environment the service reads, as one zod schema: each variable once, with its type, its
+ * default and its rule. Values arrive trimmed, an empty one as absent (config.ts); every message
+ * completes a sentence that starts with the variable's name ("PORT must be a whole number, ...").
+ */
+
+/** How long a start waits, by default, for another instance's migrations. */
+export const DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS = 300;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+const quoted = (input: unknown) => `"${String(input)}"`;
+
+function wholeNumber(min: number, max: number) {
+  const range = (issue: { input?: unknown }) =>
+    `must be between ${min} and ${max}, got ${String(issue.input)}`;
+  return z
+    .string()
+    .regex(/^\d+$/, { error: (issue) => `must be a whole number, got ${quoted(issue.input)}` })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: range }).max(max, { error: range }));
+}
+
+const flag = z.stringbool({
+  truthy: ['true', '1', 'yes', 'on'],
+  falsy: ['false', '0', 'no', 'off'],
+  error: (issue) => `must be true or false, got ${quoted(issue.input)}`,
+});
+
+function oneOf<const T extends readonly [string, ...string[]]>(allowed: T) {
+  return z.enum(allowed, {
+    error: (issue) => `must be one of ${allowed.join(', ')}, got ${quoted(issue.input)}`,
+  });
+}
+
+/** A size in bytes written as `512kb`, `4mb` or `2048` (b), at least 1kb. */
+const size = z.string().transform((raw, ctx) => {
+  const match = /^(\d+)\s*(b|kb|mb)?$/i.exec(raw);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: `must be a size such as 1mb or 8kb, got "${raw}"` });
+    return z.NEVER;
+  }
+  const factor = { b: 1, kb: 1024, mb: 1024 * 1024 }[(match[2] ?? 'b').toLowerCase() as 'b'];
+  const value = Number(match[1]) * factor;
+  if (value < 1024) {
+    ctx.addIssue({ code: 'custom', message: `must be at least 1kb, got "${raw}"` });
+    return z.NEVER;
+  }
+  return value;
+});
+
+/** Where DATABASE_URL points: a MySQL/MariaDB server, or a SQLite file (relative to the cwd). */
+export type DatabaseTarget =
+  { dialect: 'mysql' | 'mariadb'; url: string } | { dialect: 'sqlite'; file: string };
+
+const databaseUrl = z.string().transform((url, ctx): DatabaseTarget => {
+  const bad = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return bad('is not a valid URL');
+  }
+  const scheme = parsed.protocol.replace(/:$/, '');
+  if (scheme === 'sqlite') {
+    // sqlite:relative/path.db or sqlite:///absolute/path.db
+    const file = decodeURIComponent(url.slice('sqlite:'.length).replace(/^\/\//, ''));
+    return file === '' ? bad('names no SQLite file') : { dialect: 'sqlite', file };
+  }
+  if (scheme !== 'mysql' && scheme !== 'mariadb') {
+    return bad(`must start with mysql://, mariadb:// or sqlite:, got "${scheme}:"`);
+  }
+  if (parsed.pathname.replace(/^\//, '') === '') {
+    return bad('must name a database (mysql://user@host:3306/name)');
+  }
+  return { dialect: scheme, url };
+});
+
+const httpUrl = z.string().transform((raw, ctx) => {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `is not a valid URL: "${raw}"` });
+    return z.NEVER;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    ctx.addIssue({ code: 'custom', message: 'must be an http or https URL' });
+    return z.NEVER;
+  }
+  return raw.replace(/\/+$/, '');
+});
+
+const basePath = z
+  .string()
+  .refine((raw) => raw === '/' || /^(\/[A-Za-z0-9._~-]+)+\/?$/.test(raw), {
+    error: (issue) => `must be a path such as /api, got ${quoted(issue.input)}`,
+  })
+  .transform((raw) => raw.replace(/\/$/, ''));
+
+/** Prefix length of an IPv4 netmask such as 255.255.0.0; undefined if its bits are not contiguous. */
+function netmaskLength(mask: string): number | undefined {
+  const bits = mask
+    .split('.')
+    .map((octet) => Number(octet).toString(2).padStart(8, '0'))
+    .join('');
+  return /^(1*)0*$/.exec(bits)?.[1]?.length;
+}
+
+/**
+ * Whether one entry of a TRUST_PROXY list is what Express (proxy-addr) accepts: loopback,
+ * linklocal, uniquelocal, an IP address, or a subnet as address/prefix (IPv4 also address/netmask).
+ */
+function trustedProxyEntry(entry: string): boolean {
+  if (entry === 'loopback' || entry === 'linklocal' || entry === 'uniquelocal') return true;
+  const slash = entry.lastIndexOf('/');
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  const version = isIP(address);
+  if (version === 0) return false;
+  if (slash === -1) return true;
+  const range = entry.slice(slash + 1);
+  const max = version === 4 ? 32 : 128;
+  if (/^\d+$/.test(range)) return Number(range) >= 1 && Number(range) <= max;
+  if (version !== 4 || isIP(range) !== 4) return false;
+  const length = netmaskLength(range);
+  return length !== undefined && length >= 1;
+}
+
+/** Express 'trust proxy': false, true, a hop count, or the list itself. */
+const trustProxy = z.string().transform((raw, ctx): boolean | number | string => {
+  if (raw === 'false' || raw === '0') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const refused = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => !trustedProxyEntry(entry));
+  if (refused.length === 0) return raw;
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be true, false, a hop count, or a comma-separated list of IP addresses, subnets (10.0.0.0/8) and loopback, linklocal, uniquelocal; ${refused.map(quoted).join(', ')} ${refused.length === 1 ? 'is' : 'are'} none of these`,
+  });
+  return z.NEVER;
+});
+
+/** A bearer token: visible ASCII without spaces, long enough not to be guessed. */
+const bearerToken = z
+  .string()
+  .min(16, { error: 'must be at least 16 characters' })
+  .regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces' });
+
+const DAY = 86400;
+
+/**
+ * Every variable, in the order problems are reported. Defaults that depend on another variable
+ * (PUBLIC_BASE_URL on PORT, LOG_LEVEL on NODE_ENV, COOKIE_SECRET in production) are applied or
+ * required by config.ts.
+ */
+export const ENV_SCHEMA = z
+  .object({
+    NODE_ENV: oneOf(NODE_ENVS).default('development'),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: wholeNumber(0, 65535).default(3000),
+    PUBLIC_BASE_URL: httpUrl.optional(),
+    BASE_PATH: basePath.default(''),
+    DATABASE_URL: databaseUrl.optional(),
+    DATABASE_POOL_SIZE: wholeNumber(1, 500).default(10),
+    MIGRATE_ON_START: flag.default(true),
+    SQLITE_PATH: z.string().default('data/quiz.sqlite'),
+    TOKEN_TTL_SECONDS: wholeNumber(1, 365 * DAY).default(DAY),
+    DATASET_TTL_SECONDS: wholeNumber(1, 365 * DAY).default(DAY),
+    PAGE_SIZE: wholeNumber(1, 1000).default(50),
+    LOG_LEVEL: oneOf(LOG_LEVELS).optional(),
+    TRUST_PROXY: trustProxy.default(false),
+    // Room for a batch of 5,000 answers with long texts (addAnswers, contract.md §9).
+    BODY_LIMIT: size.default(4 * 1024 * 1024),
+    URL_LIMIT: size.default(8 * 1024),
+    SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000).default(10_000),
+    MIGRATION_LOCK_TIMEOUT_SECONDS: wholeNumber(1, DAY).default(
+      DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS,
+    ),
+    SEED_DEMO: flag.default(true),
+    COOKIE_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: wholeNumber(1, 1000).default(5),
+    LOGIN_MAX_FAILURES_PER_IP: wholeNumber(1, 100_000).default(30),
+    LOGIN_FAILURE_WINDOW_SECONDS: wholeNumber(1, DAY).default(900),
+    WEB_SESSION_TTL_SECONDS: wholeNumber(60, 30 * DAY).default(8 * 3600),
+    PURGE_INTERVAL_SECONDS: wholeNumber(1, DAY).default(600),
+    RATE_LIMIT_POINTS: wholeNumber(1, 1_000_000_000).default(1200),
+    RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1, DAY).default(60),
+    GRAPHQL_MAX_COST: wholeNumber(1, 10_000_000).default(20_000),
+    CREDENTIALS_CACHE_SECONDS: wholeNumber(0, 3600).default(60),
+    LIVE_POLL_INTERVAL_MS: wholeNumber(10, 60_000).default(100),
+    LIVE_IDLE_TIMEOUT_SECONDS: wholeNumber(1, DAY).default(60),
+    METRICS_ENABLED: flag.default(true),
+    METRICS_TOKEN: bearerToken.optional(),
+  })
+  .superRefine(
+    (env, ctx) => {
+      if (env.NODE_ENV === 'production' && env.COOKIE_SECRET === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['COOKIE_SECRET'],
+          message: 'is required in production (at least 32 characters)',
+        });
+      }
+    },
+    // Checked even when other variables are bad, so that every problem is told at once.
+    { when: () => true },
+  );
+
+export type Env = z.output<typeof ENV_SCHEMA>;
+
+/** The name of every variable the service reads, in schema order. */
+export const ENV_VARIABLES: readonly (keyof Env)[] = Object.keys(ENV_SCHEMA.shape) as (keyof Env)[];

@@ -1,149 +1,18 @@
-import net from 'node:net';
 import type { DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
-import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
+import type { IdMap } from '../../src/data/import/import-document';
 import { DataSet } from '../../src/db/entities';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
-import { BACKENDS, openBackend, openSqliteTestDatabase } from '../helpers/database';
+import { BACKENDS, openBackend } from '../helpers/database';
 import { parseCsv, expectedRecords } from '../helpers/csv';
+import { BIG, DOCUMENT, HEADERS, TRICKY } from '../helpers/export-fixtures';
 
 /**
  * exportDataSet (contract.md §13): every item of a set, as CSV or NDJSON, equal to the items of
  * getDataSetPage's pages; the same errors as getDataSetPage before the first byte, a cut
  * connection after it.
  */
-
-/** Names and titles a CSV writer gets wrong: quotes, commas, CR, LF, accents, double spaces. */
-const TRICKY = [
-  { firstName: 'Élodie', lastName: 'Line\nbreak' },
-  { firstName: 'Carriage\r\nReturn', lastName: 'O"Brien' },
-  { firstName: 'Anne  Marie', lastName: 'Ñúñez, José' },
-  { firstName: '"quoted"', lastName: 'Zoë' },
-];
-const BIG = Array.from({ length: 2500 }, (_, i) => `b${String(i + 1).padStart(4, '0')}`);
-
-const DOCUMENT: ImportDocument = {
-  users: [
-    { ref: 'A', email: 'a@school.example', firstName: 'Ada', lastName: 'Alpha, "the" teacher' },
-    { ref: 'B', email: 'b@school.example', firstName: 'Bob', lastName: 'Beta' },
-    ...TRICKY.map((names, i) => ({ ref: `t${i}`, email: `t${i}@school.example`, ...names })),
-    ...BIG.map((ref) => ({
-      ref,
-      email: `${ref}@school.example`,
-      firstName: 'Pupil',
-      lastName: ref,
-    })),
-  ],
-  groups: [
-    { ref: 'g1', name: 'Group, "one"', owner: 'A', members: ['t0', 't1'] },
-    { ref: 'g2', name: 'Zoé\r\nclass', owner: 'A', members: ['t2'] },
-  ],
-  quizzes: [
-    {
-      ref: 'q1',
-      author: 'A',
-      title: 'Fractions, "hard"\nones',
-      visibility: 'public',
-      survey: false,
-      tags: ['a,b', 'façon'],
-      defaultDuration: '1:30',
-      questions: [
-        { title: 'True, or "false"?', type: 'TrueFalse', goodAnswer: true },
-        {
-          title: 'Pick one',
-          type: 'MultipleChoicesOneGoodAnswer',
-          propositions: ['one, two', 'thrée'],
-          goodAnswer: 0,
-        },
-      ],
-    },
-    {
-      ref: 'q2',
-      author: 'A',
-      title: 'Private quiz',
-      visibility: 'private',
-      survey: false,
-      tags: ['x', 'y'],
-      questions: [{ title: 'Yes?', type: 'TrueFalse', goodAnswer: true }],
-    },
-  ],
-  sessions: [
-    {
-      ref: 'S',
-      owner: 'A',
-      title: 'Class',
-      startDate: '2026-09-01 09:00:00',
-      quizzes: ['q1', 'q2'],
-      attendees: TRICKY.map((_, i) => ({ user: `t${i}` })),
-    },
-    {
-      ref: 'BIG',
-      owner: 'A',
-      title: 'Whole school',
-      startDate: '2026-09-02 09:00:00',
-      attendees: BIG.map((user) => ({ user })),
-    },
-  ],
-  answers: [
-    {
-      session: 'S',
-      user: 't0',
-      quiz: 'q1',
-      question: 0,
-      answer: true,
-      answeredAt: '2026-09-01 09:01:00',
-    },
-    {
-      session: 'S',
-      user: 't0',
-      quiz: 'q1',
-      question: 1,
-      answer: 1,
-      answeredAt: '2026-09-01 09:02:00',
-    },
-    {
-      session: 'S',
-      user: 't1',
-      quiz: 'q1',
-      question: 0,
-      answer: false,
-      answeredAt: '2026-09-01 09:01:30',
-    },
-    {
-      session: 'S',
-      user: 't2',
-      quiz: 'q2',
-      question: 0,
-      answer: true,
-      answeredAt: '2026-09-01 09:03:00',
-    },
-  ],
-};
-
-/** The CSV header of each kind of set: the item's fields, nested objects flattened. */
-const USER_HEADER = ['id', 'firstName', 'lastName', 'pictureURL'];
-const HEADERS = {
-  user: USER_HEADER,
-  quiz: [
-    'id',
-    'title',
-    'visibility',
-    'survey',
-    'tags',
-    'creationDate',
-    'lastChangeDate',
-    ...USER_HEADER.map((field) => `author.${field}`),
-    'nbQuestions',
-    'questions',
-    'defaultDuration',
-    'imported',
-    'favorite',
-  ],
-  userGroup: ['id', 'name', 'nbMembers'],
-  detailed: ['id', 'userId', 'quizId', 'sessionId', 'nbGoodAnswers', 'goodAnswersPercent'],
-  byUser: ['id', 'userId', 'aggregationFunction', 'nbGoodAnswers', 'nbAnswers'],
-};
 
 type Json = Record<string, unknown>;
 type Who = 'anonymous' | 'otherKey' | 'A' | 'B';
@@ -332,20 +201,6 @@ describe.each(BACKENDS)('exportDataSet on %s', (backend) => {
     expect(ndjson.text).toBe('');
   });
 
-  it('HEAD: the headers of the file, no body', async () => {
-    const users = await makeSet('A', 'getUserSet', { sessionId: ids.sessions.S as string });
-    const res = await fetch(
-      `${app.url}/exportDataSet?dataSetId=${users.dataSetId as string}&format=csv&${who.A}`,
-      { method: 'HEAD' },
-    );
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toBe(
-      `attachment; filename="user-${users.dataSetId as string}.csv"`,
-    );
-    expect(await res.text()).toBe('');
-  });
-
   it('exports a set of 2,500 items (five reads of 500) completely and in order, for 3 points', async () => {
     const big = await makeSet('anonymous', 'getUserSet', {
       sessionId: ids.sessions.BIG as string,
@@ -456,108 +311,5 @@ describe.each(BACKENDS)('exportDataSet on %s', (backend) => {
         });
       }
     });
-  });
-
-  describe('a set whose members went while it is exported (purged as it expired)', () => {
-    /** A set of the four tricky users, with `keep` of its members left in the database. */
-    async function partlyPurged(keep: number): Promise<string> {
-      const set = await makeSet('A', 'getUserSet', { sessionId: ids.sessions.S as string });
-      await dataSource.query('DELETE FROM data_set_items WHERE data_set_id = ? AND position > ?', [
-        Number(set.dataSetId),
-        keep,
-      ]);
-      return set.dataSetId as string;
-    }
-
-    it('before the first byte: the contract’s 404 on dataSetId, not an empty file', async () => {
-      const id = await partlyPurged(0);
-      for (const format of ['csv', 'ndjson']) {
-        const res = await app.get(`/exportDataSet?dataSetId=${id}&format=${format}&${who.A}`);
-        expect(res.status).toBe(404);
-        expect(await res.json()).toMatchObject({
-          type: 'BadParameterException',
-          parameterName: 'dataSetId',
-          reason: `data set ${id} expired during the export`,
-        });
-      }
-    });
-
-    it('after the first byte: the connection is cut (a file that cannot pass for complete) and logged', async () => {
-      const id = await partlyPurged(2);
-      for (const format of ['csv', 'ndjson']) {
-        const res = await fetch(
-          `${app.url}/exportDataSet?dataSetId=${id}&format=${format}&${who.A}`,
-        );
-        expect(res.status).toBe(200);
-        // The first two items arrive, then the body fails instead of ending.
-        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-        const received: Uint8Array[] = [];
-        const readAll = async () => {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) return;
-            received.push(value);
-          }
-        };
-        await expect(readAll()).rejects.toThrow();
-        const text = Buffer.concat(received).toString('utf8');
-        const lines = format === 'csv' ? parseCsv(text.slice(1)).slice(1) : ndjsonItems(text);
-        expect(lines).toHaveLength(2);
-      }
-      const failures = app.logs
-        .records()
-        .filter(
-          (record) => record.msg === 'download failed after its first byte: the connection is cut',
-        );
-      expect(failures).toHaveLength(2);
-      expect(failures[0]).toMatchObject({ level: 'error', operation: 'exportDataSet' });
-    });
-  });
-});
-
-describe('exportDataSet to a client that leaves mid-file', () => {
-  it('stops reading the set (no error), however large the set', async () => {
-    const { dataSource, close } = await openSqliteTestDatabase();
-    const key = await createTestApiKey(dataSource, 'localhost');
-    const app = await startTestApp(dataSource);
-    try {
-      // 1.5 million members, some 18 MB of CSV: more than the sockets' buffers hold.
-      const total = 1_500_000;
-      const set = await dataSource.getRepository(DataSet).save({
-        itemType: 'user',
-        ownerUserId: null,
-        ownerApiKeyId: key.id,
-        totalNumberOfItems: total,
-        numberOfItemsPerPage: 50,
-        parameters: null,
-        expiresAt: new Date(Date.now() + 3600_000),
-      });
-      await dataSource.query(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-         INSERT INTO data_set_items (data_set_id, position, item_id) SELECT ?, i, 1000000 + i FROM n`,
-        [total, set.id],
-      );
-      const { port, hostname } = new URL(app.url);
-      const socket = net.connect(Number(port), hostname);
-      socket.write(
-        `GET /exportDataSet?dataSetId=${set.id}&format=csv&apiKey=${key.secret} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
-      );
-      const head = await new Promise<string>((resolve) =>
-        socket.once('data', (data: Buffer) => resolve(data.toString('latin1'))),
-      );
-      expect(head.startsWith('HTTP/1.1 200')).toBe(true);
-      socket.destroy();
-      const ended = (msg: string) => app.logs.records().some((record) => record.msg === msg);
-      // The answer ends one way or the other; wait for whichever comes.
-      while (!ended('the client left during a download') && !ended('request completed')) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(ended('the client left during a download')).toBe(true);
-      expect(ended('request completed')).toBe(false);
-      expect(ended('download failed after its first byte: the connection is cut')).toBe(false);
-    } finally {
-      await app.close();
-      await close();
-    }
   });
 });

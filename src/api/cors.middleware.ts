@@ -1,9 +1,14 @@
 import type { RequestHandler } from 'express';
 import { RATE_LIMIT_HEADER_NAMES } from './http/rate-limit.headers';
 
-const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Allow', ...RATE_LIMIT_HEADER_NAMES].join(
-  ', ',
-);
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'Retry-After',
+  'Allow',
+  // The file name of an export (exportDataSet), which the client reads.
+  'Content-Disposition',
+  ...RATE_LIMIT_HEADER_NAMES,
+].join(', ');
 const ALLOWED_HEADERS =
   'Content-Type, X-Api-Key, Authorization, X-Request-Id, Apollo-Require-Preflight';
 

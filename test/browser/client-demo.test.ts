@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { launchChromium, testOutputPath } from '../helpers/browser';
 import { ensureBuilt } from '../helpers/build';
 import { createTestApiKey } from '../helpers/credentials';
+import { parseCsv } from '../helpers/csv';
 import { openTestDatabase } from '../helpers/database';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -327,6 +328,22 @@ describe('the JavaScript client in a real browser: the demo page', () => {
         rects.map((rect) => Number(rect.getAttribute('width'))),
       );
       expect(bars).toEqual([400, 300, 200]);
+      // The results set as a file: the link downloads its CSV (exportDataSet).
+      expect(await page.textContent('#results-csv')).toBe('Download CSV');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click('#results-csv'),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^computedResult-[0-9]+\.csv$/);
+      const csv = fs.readFileSync(await download.path()).toString('utf8');
+      expect(csv.startsWith('\uFEFF')).toBe(true);
+      expect(parseCsv(csv.slice(1))).toEqual([
+        ['id', 'userId', 'aggregationFunction', 'nbGoodAnswers', 'goodAnswersPercent'],
+        ['1', ids.users.Ana, 'average', '1.5', '100'],
+        ['2', ids.users.Ben, 'average', '1', '75'],
+        ['3', ids.users.Cleo, 'average', '0.5', '50'],
+        ['4', ids.users.Dan, 'average', '', ''],
+      ]);
       await page.screenshot({ path: testOutputPath('demo-page.png'), fullPage: true });
 
       await page.click('#login-button');

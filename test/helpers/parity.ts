@@ -83,7 +83,9 @@ function selectionOf(type: GraphQLNamedType, typename = false): string {
 
 function definitionOf(operation: ParityOperation) {
   const definition = OPERATIONS[operation];
-  if (!definition.rest || !definition.graphQL) throw new Error(`${operation} is on one wire only`);
+  if (!definition.rest || !definition.graphQL || !('response' in definition.rest)) {
+    throw new Error(`${operation} is on one wire only`);
+  }
   return { ...definition, rest: definition.rest, graphQL: definition.graphQL };
 }
 
@@ -94,7 +96,7 @@ const typeOf = (parameter: ParameterDefinition) =>
 /** Each operation as a GraphQL document taking every argument as a variable. */
 export const PARITY_QUERIES = Object.fromEntries(
   Object.values(OPERATIONS).flatMap((definition) => {
-    if (!definition.rest || !definition.graphQL) return [];
+    if (!definition.rest || !definition.graphQL || !('response' in definition.rest)) return [];
     const parameters: readonly ParameterDefinition[] = definition.parameters;
     const variables = parameters.map((p) => `$${p.name}: ${typeOf(p)}`).join(', ');
     const passed = parameters.map(({ name }) => `${name}: $${name}`).join(', ');

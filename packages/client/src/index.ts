@@ -7,6 +7,13 @@
 export * from './types';
 export * from './errors';
 export { DataSet, type DataSetSource } from './data-set';
+export type {
+  DataSetExport,
+  DataSetFile,
+  ExportDataSetParams,
+  ExportFormat,
+  NdjsonDataSetFile,
+} from './data-set-export';
 export {
   QuizApiClient,
   formatWireDate,

@@ -6,6 +6,12 @@ import {
   type LoginButtonOptions,
 } from './auth-helpers';
 import { DataSet, type DataSetSource } from './data-set';
+import {
+  openDataSetExport,
+  type DataSetExport,
+  type ExportDataSetParams,
+  type ExportFormat,
+} from './data-set-export';
 import { exceptionFromResponse, TransportException } from './errors';
 import { watchSessionResults, type WebSocketConstructor } from './session-results.watch';
 import type {
@@ -328,6 +334,21 @@ export class QuizApiClient implements DataSetSource {
       operator: params.operator,
       numberOfItemsPerPage: params.numberOfItemsPerPage,
     });
+  }
+
+  /**
+   * A whole set as one file, streamed (contract.md §13): its body, its text, or, for ndjson, its
+   * items as they arrive (data-set-export.ts). Errors before the file starts are thrown as usual.
+   */
+  exportDataSet<F extends ExportFormat>(params: ExportDataSetParams<F>): Promise<DataSetExport<F>> {
+    const query = queryString({
+      dataSetId: setId(params.dataSetId),
+      format: params.format,
+      apiKey: this.apiKey,
+      accessToken: this.accessToken,
+    });
+    const url = `${this.baseUrl}/exportDataSet?${query}`;
+    return openDataSetExport(() => this.fetchFunction(url, { method: 'GET' }), params, parseItem);
   }
 
   /**

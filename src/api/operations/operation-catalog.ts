@@ -5,6 +5,7 @@ import {
   getUserGroupSetOperation,
   getUserSetOperation,
 } from './data-set.operation';
+import { exportDataSetOperation } from './data-set-export.operation';
 import { pointsSentence, writesSentence, type OperationCost } from './operation-costs';
 import type { OperationDefinition } from './operation-definition';
 import { addQuizOperation, getQuizAttributeOperation, getQuizOperation } from './quiz.operation';
@@ -19,7 +20,8 @@ import { getUserAttributeOperation, getUserOperation } from './user.operation';
 /**
  * Every operation of the API, by name, in the order schema/openapi.json lists them. Adding one:
  * its definition in the `*.operation.ts` of its area, listed here; a resolver method for its
- * GraphQL root field; a method of the client. Routes and descriptions follow from here.
+ * GraphQL root field, if it has one (without `graphQL` it is REST only, as exportDataSet); a
+ * method of the client. Routes and descriptions follow from here.
  */
 export const OPERATIONS = {
   getQuiz: getQuizOperation,
@@ -32,6 +34,7 @@ export const OPERATIONS = {
   getUserGroupSet: getUserGroupSetOperation,
   getDataSetPage: getDataSetPageOperation,
   computeDataSet: computeDataSetOperation,
+  exportDataSet: exportDataSetOperation,
   getResults: getResultsOperation,
   getSessionResults: getSessionResultsOperation,
   addSession: addSessionOperation,

@@ -59,6 +59,35 @@ export interface RestBinding<V> {
   serialize(view: V): unknown;
 }
 
+/** A file streamed as the 200 answer instead of one JSON document (exportDataSet). */
+export interface RestDownload {
+  readonly contentType: string;
+  /** Sent as `Content-Disposition: attachment; filename="…"`. */
+  readonly fileName: string;
+  /** Items it holds: the cost of an operation charged by size counts them (operation-costs). */
+  readonly items: number;
+  /**
+   * The text, chunk by chunk, read only as fast as the client takes it. A failure before the
+   * first chunk is an ordinary error answer; after it, the answer is cut short.
+   */
+  readonly body: AsyncIterable<string>;
+}
+
+export interface RestDownloadBinding<V> {
+  /** The first is the one OpenAPI documents; a request with another is refused with Allow. */
+  readonly methods: readonly HttpMethod[];
+  /** The media types of the 200 answer, with what each holds (OpenAPI). */
+  readonly media: Readonly<Record<string, string>>;
+  download(view: V): RestDownload;
+}
+
+/** A REST binding that streams a file rather than answering JSON. */
+export function isDownload<V>(
+  rest: RestBinding<V> | RestDownloadBinding<V>,
+): rest is RestDownloadBinding<V> {
+  return 'download' in rest;
+}
+
 export interface OperationDefinition<P extends AnyParameters = AnyParameters, V = unknown> {
   readonly name: string;
   readonly description: string;
@@ -67,8 +96,8 @@ export interface OperationDefinition<P extends AnyParameters = AnyParameters, V 
    * returns what the transport opens to stream its messages.
    */
   readonly graphQL?: 'query' | 'mutation' | 'subscription';
-  /** Its REST route, if any. */
-  readonly rest?: RestBinding<V>;
+  /** Its REST route, if any: a JSON answer, or a download. */
+  readonly rest?: RestBinding<V> | RestDownloadBinding<V>;
   readonly token: TokenRule;
   /** The reason of the 401 when `token` is required and none is given. */
   readonly tokenReason?: string;

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { RequestContext } from '../../context/request-context';
 import {
+  isDownload,
   runOperation,
   type HttpMethod,
   type OperationDefinition,
@@ -18,6 +19,8 @@ export interface RestOperation {
   name: string;
   methods: readonly HttpMethod[];
   handler: (ctx: RequestContext, params: QueryParams, req: Request) => Promise<unknown>;
+  /** The handler gives a RestDownload, streamed (rest-download.ts) instead of JSON. */
+  download?: true;
 }
 
 /** A parameter as the query string (or the JSON body merged into it) carries it. */
@@ -31,18 +34,26 @@ function readParameter(
     : optionalString(operation, params, parameter.name);
 }
 
-/** The route of a catalog operation: run it on the query's parameters, serialise its view. */
+/**
+ * The route of a catalog operation: run it on the query's parameters, serialise its view (or
+ * make the file it downloads).
+ */
 export function restOperationOf(operation: OperationDefinition): RestOperation {
   const { rest } = operation;
   if (!rest) throw new Error(`${operation.name} has no REST route`);
+  const run = (ctx: RequestContext, params: QueryParams) =>
+    runOperation(operation, ctx, (parameter) => readParameter(ctx.operation, params, parameter));
+  if (isDownload(rest)) {
+    return {
+      name: operation.name,
+      methods: rest.methods,
+      handler: async (ctx, params) => rest.download(await run(ctx, params)),
+      download: true,
+    };
+  }
   return {
     name: operation.name,
     methods: rest.methods,
-    handler: async (ctx, params) =>
-      rest.serialize(
-        await runOperation(operation, ctx, (parameter) =>
-          readParameter(ctx.operation, params, parameter),
-        ),
-      ),
+    handler: async (ctx, params) => rest.serialize(await run(ctx, params)),
   };
 }

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { admissionOf } from '../../context/admission';
+import type { RateLimitState } from '../../context/api-key-rate-limits';
 import { createRequestContext, type AppDeps } from '../../context/request-context';
 import { Errors } from '../../errors';
 import { authenticateCredentials } from '../../services/auth/credentials.service';
@@ -7,7 +8,10 @@ import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { credentialsFrom } from '../credentials.reader';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
 import { operationCost, REST_CATALOG } from '../operations/operation-catalog';
+import { pointsForItems } from '../operations/operation-costs';
+import type { RestDownload } from '../operations/operation-definition';
 import { withBodyFields } from './params';
+import { sendDownload } from './rest-download';
 import { restOperationOf, type QueryParams, type RestOperation } from './rest-operation';
 
 /** Every REST operation of the catalog, as routes. */
@@ -80,9 +84,10 @@ export function restRouter(
     });
     res.locals.ctx = ctx;
     const cost = operationCost(name);
-    const charge = chargeRequest(ctx, cost.points, (state) => {
+    const report = (state: RateLimitState) => {
       for (const [header, value] of rateLimitHeaders(state)) res.setHeader(header, value);
-    });
+    };
+    const charge = chargeRequest(ctx, cost.points, report);
     if (cost.records) {
       await charge;
       res.status(200).json(await op.handler(ctx, params, req));
@@ -96,6 +101,14 @@ export function restRouter(
     ]);
     if (charged.status === 'rejected') throw charged.reason;
     if (ran.status === 'rejected') throw ran.reason;
+    if (op.download) {
+      const download = ran.value as RestDownload;
+      // Charged by size before the first byte, now that the size is known (operation-costs).
+      const bySize = pointsForItems(cost, download.items);
+      if (bySize > 0) await chargeRequest(ctx, bySize, report);
+      await sendDownload(ctx, req, res, download);
+      return;
+    }
     res.status(200).json(ran.value);
   });
 

@@ -80,6 +80,24 @@ export function pageRows(
 }
 
 /**
+ * Up to `limit` members of a set after position `after`, in position order: a keyset read of the
+ * primary key, so an export reads a set of any size in bounded steps.
+ */
+export function membersAfter(
+  table: MembersTable,
+  columns: readonly string[],
+  dataSetId: number,
+  after: number,
+  limit: number,
+): SqlFragment {
+  return {
+    sql: `SELECT ${columns.join(', ')} FROM ${table}
+           WHERE data_set_id = ? AND position > ? ORDER BY position LIMIT ${Math.floor(limit)}`,
+    params: [dataSetId, after],
+  };
+}
+
+/**
  * The members of an id set: `select` names them in its column `id` (duplicates allowed), and
  * they are numbered in id order. `select` may read data_set_items (set algebra, members of a
  * group set): MySQL 8 refuses an INSERT whose subqueries read the target table unless they sit

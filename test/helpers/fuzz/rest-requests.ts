@@ -27,6 +27,7 @@ import {
   booleanValues,
   dateValues,
   enumValues,
+  EXPORT_FORMATS,
   GROUP_BY,
   hostileText,
   idValues,
@@ -217,6 +218,11 @@ export function restOperationSpecs(pools: FuzzPools, owner?: string): RestOperat
     get('getDataSetPage', { dataSetId: id(setIds(pools, owner)), pageIndex: integerValues }, [
       'dataSetId',
     ]),
+    get(
+      'exportDataSet',
+      { dataSetId: id(setIds(pools, owner)), format: enumValues(EXPORT_FORMATS) },
+      ['dataSetId', 'format'],
+    ),
     {
       name: 'addSession',
       method: 'POST',

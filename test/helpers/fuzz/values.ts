@@ -261,3 +261,4 @@ export { AGGREGATION_FUNCTIONS } from '../../../src/services/results/aggregation
 export const GROUP_BY = ['user', 'quiz'];
 export const INCLUDE_QUIZZES = ['answered', 'all'];
 export const SET_OPERATORS = ['union', 'intersection', 'difference'];
+export const EXPORT_FORMATS = ['csv', 'ndjson'];

@@ -2,7 +2,12 @@ import { MAX_JSON_DEPTH } from '../../../domain/validation/checks';
 import { ERROR_TABLE } from '../../../errors';
 import { REST_CATALOG, tokenSentence } from '../../operations/operation-catalog';
 import { pointsSentence } from '../../operations/operation-costs';
-import type { OperationDefinition, RestBinding } from '../../operations/operation-definition';
+import {
+  isDownload,
+  type OperationDefinition,
+  type RestBinding,
+  type RestDownloadBinding,
+} from '../../operations/operation-definition';
 import { ACCEPTED_ENCODINGS, MAX_QUERY_PARAMETERS } from '../../http/request-limits.middleware';
 import { COMPONENT_SCHEMAS } from './openapi.schemas';
 
@@ -80,7 +85,39 @@ function restSummary(operation: OperationDefinition): string {
   return `${operation.description}${notes.join('')}`;
 }
 
-function pathItem(operation: OperationDefinition, rest: RestBinding<unknown>) {
+/** The 200 answer: the component schema of its JSON, or the media types of its download. */
+function success(rest: RestBinding<unknown> | RestDownloadBinding<unknown>) {
+  if (!isDownload(rest)) {
+    return {
+      description: 'Success',
+      headers: RATE_LIMIT_HEADERS,
+      content: {
+        'application/json': { schema: { $ref: `#/components/schemas/${rest.response}` } },
+      },
+    };
+  }
+  return {
+    description: 'Success: the file, streamed; a failure once it has started cuts the connection',
+    headers: {
+      ...RATE_LIMIT_HEADERS,
+      'Content-Disposition': {
+        description: 'attachment; filename="<itemType>-<dataSetId>.<csv|ndjson>"',
+        schema: { type: 'string' },
+      },
+    },
+    content: Object.fromEntries(
+      Object.entries(rest.media).map(([type, description]) => [
+        type,
+        { schema: { type: 'string', description } },
+      ]),
+    ),
+  };
+}
+
+function pathItem(
+  operation: OperationDefinition,
+  rest: RestBinding<unknown> | RestDownloadBinding<unknown>,
+) {
   const exception = {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Exception' } } },
   };
@@ -126,13 +163,7 @@ function pathItem(operation: OperationDefinition, rest: RestBinding<unknown>) {
         }
       : {}),
     responses: {
-      200: {
-        description: 'Success',
-        headers: RATE_LIMIT_HEADERS,
-        content: {
-          'application/json': { schema: { $ref: `#/components/schemas/${rest.response}` } },
-        },
-      },
+      200: success(rest),
       ...Object.fromEntries(
         ERROR_STATUSES.map((status) => [
           status,

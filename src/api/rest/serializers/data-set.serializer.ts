@@ -3,6 +3,7 @@ import type {
   DataSetPageView,
   UserGroupView,
 } from '../../../services/data-sets/data-set.views';
+import type { DataSetItemsView } from '../../../services/data-sets/data-set-export.service';
 import { legacyId } from './legacy-format';
 import { serializeQuiz, serializeUser } from './quiz.serializer';
 
@@ -28,7 +29,8 @@ export function serializeComputedResult(result: ComputedResultView): Record<stri
   return json;
 }
 
-function serializeItems(page: DataSetPageView): Record<string, unknown>[] {
+/** The legacy JSON of items of one item type: a page's, or a chunk of an export. */
+export function serializeDataSetItems(page: DataSetItemsView): Record<string, unknown>[] {
   switch (page.itemType) {
     case 'user':
       return page.items.map(serializeUser);
@@ -49,7 +51,7 @@ export function serializeDataSetPage(page: DataSetPageView): Record<string, unkn
     numberOfPages: page.numberOfPages,
     numberOfItemsPerPage: page.numberOfItemsPerPage,
     totalNumberOfItems: page.totalNumberOfItems,
-    items: serializeItems(page),
+    items: serializeDataSetItems(page),
     currentPageIndex: page.currentPageIndex,
   };
 }

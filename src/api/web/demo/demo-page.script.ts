@@ -118,7 +118,18 @@ function start(): void {
   const results = byId('results');
   const resultRows = byId<HTMLTableSectionElement>('result-rows');
   const chart = byId('results-chart');
+  const resultsCsv = byId<HTMLAnchorElement>('results-csv');
   let resultRun = 0;
+
+  /** A plain link to the set's export, so the browser streams the file to disk itself. */
+  const exportLink = (dataSetId: string): string => {
+    const url = new URL('exportDataSet', baseUrl);
+    url.searchParams.set('dataSetId', dataSetId);
+    url.searchParams.set('format', 'csv');
+    url.searchParams.set('apiKey', client.apiKey);
+    if (client.accessToken) url.searchParams.set('accessToken', client.accessToken);
+    return url.href;
+  };
 
   const loadResults = async (sessionId: string): Promise<void> => {
     const run = ++resultRun;
@@ -145,6 +156,8 @@ function start(): void {
       });
       const [rows, attendees] = await Promise.all([set.toArray(), users.toArray()]);
       if (run !== resultRun) return;
+      resultsCsv.href = exportLink(set.dataSetId);
+      resultsCsv.download = `computedResult-${set.dataSetId}.csv`;
       const names = new Map(attendees.map((user) => [user.id, userName(user, user.id)]));
       const answered = rows.filter(
         (row): row is UserAggregateResult & { goodAnswersPercent: number } =>

@@ -59,6 +59,7 @@ export const DEMO_PAGE_HTML = `<!doctype html>
       <div id="results-chart"></div>
       <figcaption>Average percentage of good answers per attendee</figcaption>
     </figure>
+    <p><a id="results-csv" download>Download CSV</a></p>
   </div>
 </section>
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DataSource, type DataSourceOptions, type Logger, type Migration } from 'typeorm';
 import { DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS, type DatabaseConfig } from '../config/config';
 import { ENTITIES } from './entities';
+import { clusterAwareMysql } from './galera-session';
 import { instanceName, withMigrationLock, type MigrationLog } from './migration-lock';
 import { MYSQL_MIGRATIONS } from './migrations/mysql';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite';
@@ -50,6 +51,8 @@ export function dataSourceOptions(
     ...common,
     type: db.dialect,
     url: db.url,
+    // mysql2, giving each connection causal reads when the server is a Galera node.
+    driver: clusterAwareMysql(),
     migrations: MYSQL_MIGRATIONS,
     charset: 'utf8mb4_unicode_ci',
     // Datetimes are UTC on the wire and in the database.

@@ -3,6 +3,7 @@ import {
   RateLimiterSQLite,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import { retryingConflicts } from './conflict-retry';
 import type { Database } from './database';
 import {
   credentialsInForceOf,
@@ -72,19 +73,26 @@ class OneExchangeMySQLStore extends RateLimiterMySQL {
           params: [key, points, expire, now, points, points, now, expire],
         };
     const { confirm } = options;
-    return this.db.batches(async (run) => {
-      const [, , rows, , credentials] = await run([
-        { sql: 'START TRANSACTION', params: [] },
-        upsert,
-        { sql: `SELECT points, expire FROM ${RATE_LIMIT_TABLE} WHERE \`key\` = ?`, params: [key] },
-        { sql: 'COMMIT', params: [] },
-        ...(confirm === undefined ? [] : [credentialsInForceSql(confirm)]),
-      ]);
-      if (confirm !== undefined) {
-        options.found = credentialsInForceOf(credentials as Record<string, unknown>[]);
-      }
-      return rows;
-    });
+    // Two instances counting one key on two Galera nodes at once: one commit loses certification
+    // and is rolled back whole, so counting it again counts it once.
+    return retryingConflicts(() =>
+      this.db.batches(async (run) => {
+        const [, , rows, , credentials] = await run([
+          { sql: 'START TRANSACTION', params: [] },
+          upsert,
+          {
+            sql: `SELECT points, expire FROM ${RATE_LIMIT_TABLE} WHERE \`key\` = ?`,
+            params: [key],
+          },
+          { sql: 'COMMIT', params: [] },
+          ...(confirm === undefined ? [] : [credentialsInForceSql(confirm)]),
+        ]);
+        if (confirm !== undefined) {
+          options.found = credentialsInForceOf(credentials as Record<string, unknown>[]);
+        }
+        return rows;
+      }),
+    );
   }
 }
 

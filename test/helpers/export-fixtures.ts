@@ -132,3 +132,13 @@ export const HEADERS = {
   detailed: ['id', 'userId', 'quizId', 'sessionId', 'nbGoodAnswers', 'goodAnswersPercent'],
   byUser: ['id', 'userId', 'aggregationFunction', 'nbGoodAnswers', 'nbAnswers'],
 };
+
+/** The items of an NDJSON export: one JSON object a line, the last line ended too. */
+export function ndjsonItems(text: string): Record<string, unknown>[] {
+  return text === ''
+    ? []
+    : text
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { parseCsv } from '../helpers/csv';
 import { BACKENDS, openBackend, openSqliteTestDatabase } from '../helpers/database';
+import { ndjsonItems } from '../helpers/export-fixtures';
 
 /**
  * How exportDataSet streams (contract.md §13): HEAD, a failure before the first byte (a JSON
@@ -51,14 +52,6 @@ describe.each(BACKENDS)('exportDataSet streaming on %s', (backend) => {
     expect(res.status).toBe(200);
     return (await res.json()) as Json;
   }
-
-  const ndjsonItems = (text: string): Json[] =>
-    text === ''
-      ? []
-      : text
-          .replace(/\n$/, '')
-          .split('\n')
-          .map((line) => JSON.parse(line) as Json);
 
   beforeAll(async () => {
     ({ dataSource, close } = await openBackend(backend, 'data_set_export_stream'));

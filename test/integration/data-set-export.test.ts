@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend } from '../helpers/database';
 import { parseCsv, expectedRecords } from '../helpers/csv';
-import { BIG, DOCUMENT, HEADERS, TRICKY } from '../helpers/export-fixtures';
+import { BIG, DOCUMENT, HEADERS, ndjsonItems, TRICKY } from '../helpers/export-fixtures';
 
 /**
  * exportDataSet (contract.md §13): every item of a set, as CSV or NDJSON, equal to the items of
@@ -67,14 +67,6 @@ describe.each(BACKENDS)('exportDataSet on %s', (backend) => {
     );
     return { res, text: Buffer.from(await res.arrayBuffer()).toString('utf8') };
   }
-
-  const ndjsonItems = (text: string): Json[] =>
-    text === ''
-      ? []
-      : text
-          .replace(/\n$/, '')
-          .split('\n')
-          .map((line) => JSON.parse(line) as Json);
 
   beforeAll(async () => {
     ({ dataSource, close } = await openBackend(backend, 'data_set_export'));

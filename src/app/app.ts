@@ -32,9 +32,9 @@ function graphQLSummaryOf(res: ServerResponse): GraphQLRequestSummary | undefine
   return (res as ServerResponse & { locals?: { graphql?: GraphQLRequestSummary } }).locals?.graphql;
 }
 
-/** Whether the request was a Prometheus scrape (metrics.routes.ts), logged at debug. */
-function isScrape(res: ServerResponse): boolean {
-  return (res as ServerResponse & { locals?: { scrape?: boolean } }).locals?.scrape === true;
+/** Whether the request was a Prometheus scrape or a health probe, logged at debug when answered. */
+function isRoutine(res: ServerResponse): boolean {
+  return (res as ServerResponse & { locals?: { routine?: boolean } }).locals?.routine === true;
 }
 
 export interface AppOptions extends FrontDoorOptions {
@@ -74,7 +74,7 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
           ? 'error'
           : res.statusCode >= 400 || graphQLSummaryOf(res)?.errorTypes.length
             ? 'warn'
-            : isScrape(res)
+            : isRoutine(res)
               ? 'debug'
               : 'info',
       customProps: (_req, res) => {

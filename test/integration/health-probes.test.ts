@@ -112,6 +112,19 @@ describe('health probes', () => {
     const ready = await app.get('/readyz');
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', database: 'up' });
+    expect((await app.get('/healthz')).status).toBe(200);
+    // Answered probes, every few seconds from an orchestrator, stay out of the info log.
+    const probes = app.logs
+      .records()
+      .filter((record) =>
+        /^\/(livez|readyz|healthz)$/.test(String((record.req as { url?: string })?.url)),
+      )
+      .map((record) => [(record.req as { url: string }).url, record.level]);
+    expect(probes).toEqual([
+      ['/livez', 'debug'],
+      ['/readyz', 'debug'],
+      ['/healthz', 'debug'],
+    ]);
   });
 
   it('answers /readyz with 503 from the start of the graceful shutdown while an in-flight request finishes', async () => {
@@ -157,6 +170,12 @@ describe('health probes', () => {
       const ready = await down.get('/readyz');
       expect(ready.status).toBe(503);
       expect(await ready.json()).toEqual({ status: 'unavailable', database: 'down' });
+      // A failing probe is still an error line.
+      const failed = down.logs
+        .records()
+        .filter((record) => (record.req as { url?: string } | undefined)?.url === '/readyz')
+        .map((record) => record.level);
+      expect(failed).toEqual(['error']);
       const live = await down.get('/livez');
       expect(live.status).toBe(200);
       expect(await live.json()).toEqual({ status: 'ok' });

@@ -27,7 +27,7 @@ export function metricsRoutes({ config, metrics }: AppDeps): Router {
   startProcessMetrics();
   const router = Router();
   router.get(METRICS_PATH, async (req, res) => {
-    res.locals.scrape = true;
+    res.locals.routine = true;
     const { tokenSha256 } = config.metrics;
     if (tokenSha256 !== undefined && !bearsToken(req, tokenSha256)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');

@@ -132,7 +132,7 @@ export class Load {
           const title = `failover ${target.name} ${n}`;
           const quiz = {
             title,
-            visibility: 'private',
+            visibility: 'public',
             survey: false,
             tags: ['failover', 'load'],
             questions: [{ title: 'True?', type: 'TrueFalse', goodAnswer: true }],

@@ -53,18 +53,49 @@ const size = z.string().transform((raw, ctx) => {
   return value;
 });
 
-/** Where DATABASE_URL points: a MySQL/MariaDB server, or a SQLite file (relative to the cwd). */
+/** One MySQL/MariaDB server of DATABASE_URL's host list. */
+export interface DatabaseNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where DATABASE_URL points: MySQL/MariaDB servers, or a SQLite file (relative to the cwd). For
+ * MySQL/MariaDB, `url` names the first node and carries the credentials, database and options;
+ * `nodes` is the ordered list the service fails over along (src/db/failover.ts).
+ */
 export type DatabaseTarget =
-  { dialect: 'mysql' | 'mariadb'; url: string } | { dialect: 'sqlite'; file: string };
+  | { dialect: 'mysql' | 'mariadb'; url: string; nodes: DatabaseNode[] }
+  | { dialect: 'sqlite'; file: string };
+
+const DEFAULT_MYSQL_PORT = 3306;
+
+/** scheme://[userinfo@]host[:port][,host[:port]...][/path][?query]: WHATWG URLs take one host. */
+const HOST_LIST = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*@)?([^/?#]*)(.*)$/i;
+
+function parseNode(text: string): DatabaseNode | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(`mysql://${text}`);
+  } catch {
+    return undefined;
+  }
+  if (parsed.hostname === '' || `${parsed.host}` !== text.toLowerCase()) return undefined;
+  return { host: parsed.hostname, port: parsed.port ? Number(parsed.port) : DEFAULT_MYSQL_PORT };
+}
 
 const databaseUrl = z.string().transform((url, ctx): DatabaseTarget => {
   const bad = (message: string) => {
     ctx.addIssue({ code: 'custom', message });
     return z.NEVER;
   };
+  const [, prefix = '', userinfo = '', hostList = '', rest = ''] = HOST_LIST.exec(url) ?? [];
+  const hosts = hostList.split(',');
+  // The URL of the first node stands for all: credentials, database and options are shared.
+  const single = hosts.length > 1 ? `${prefix}${userinfo}${hosts[0]}${rest}` : url;
   let parsed: URL;
   try {
-    parsed = new URL(url);
+    parsed = new URL(single);
   } catch {
     return bad('is not a valid URL');
   }
@@ -80,7 +111,13 @@ const databaseUrl = z.string().transform((url, ctx): DatabaseTarget => {
   if (parsed.pathname.replace(/^\//, '') === '') {
     return bad('must name a database (mysql://user@host:3306/name)');
   }
-  return { dialect: scheme, url };
+  const nodes: DatabaseNode[] = [];
+  for (const host of hosts) {
+    const node = parseNode(host);
+    if (!node) return bad(`has a bad host in its list: "${host}" (host:port,host:port)`);
+    nodes.push(node);
+  }
+  return { dialect: scheme, url: single, nodes };
 });
 
 const httpUrl = z.string().transform((raw, ctx) => {

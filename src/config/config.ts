@@ -3,18 +3,21 @@ import path from 'node:path';
 import {
   DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS,
   ENV_SCHEMA,
+  type DatabaseNode,
   ENV_VARIABLES,
   type Env,
 } from './config.schema';
 
-export { DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS };
+export { DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS, type DatabaseNode };
 
 export type DatabaseDialect = 'mysql' | 'mariadb' | 'sqlite';
 
 export interface DatabaseConfig {
   dialect: DatabaseDialect;
-  /** Connection URL for mysql/mariadb; absent for sqlite. */
+  /** Connection URL of the first node for mysql/mariadb; absent for sqlite. */
   url?: string;
+  /** mysql/mariadb: the ordered nodes of DATABASE_URL, failed over in turn (src/db/failover.ts). */
+  nodes?: DatabaseNode[];
   /** File path for sqlite. */
   sqlitePath?: string;
   /** True when no DATABASE_URL was given and the embedded SQLite default is used. */
@@ -151,7 +154,13 @@ function database(env: Env, cwd: string): DatabaseConfig {
   }
   return target.dialect === 'sqlite'
     ? { dialect: 'sqlite', sqlitePath: path.resolve(cwd, target.file), embedded: false, ...common }
-    : { dialect: target.dialect, url: target.url, embedded: false, ...common };
+    : {
+        dialect: target.dialect,
+        url: target.url,
+        nodes: target.nodes,
+        embedded: false,
+        ...common,
+      };
 }
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DataSource, type DataSourceOptions, type Logger, type Migration } from 'typeorm';
 import { DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS, type DatabaseConfig } from '../config/config';
 import { ENTITIES } from './entities';
+import { CONNECT_TIMEOUT_MS, nodeName, NodeSelector } from './failover';
 import { clusterAwareMysql } from './galera-session';
 import { instanceName, withMigrationLock, type MigrationLog } from './migration-lock';
 import { MYSQL_MIGRATIONS } from './migrations/mysql';
@@ -47,12 +48,20 @@ export function dataSourceOptions(
       },
     } as DataSourceOptions;
   }
+  const selector = db.nodes?.length ? new NodeSelector(db.nodes) : undefined;
+  selector?.onSwitch((from, to, cause) =>
+    extras.migrationLog?.warn(
+      { from: nodeName(from), to: nodeName(to), cause: (cause as Error)?.message },
+      'database node does not answer: moving to the next one',
+    ),
+  );
   return {
     ...common,
     type: db.dialect,
     url: db.url,
-    // mysql2, giving each connection causal reads when the server is a Galera node.
-    driver: clusterAwareMysql(),
+    // mysql2, giving each connection causal reads when the server is a Galera node, and moving
+    // every pool of this data source to the next node of DATABASE_URL when one stops answering.
+    driver: clusterAwareMysql(selector),
     migrations: MYSQL_MIGRATIONS,
     charset: 'utf8mb4_unicode_ci',
     // Datetimes are UTC on the wire and in the database.
@@ -64,6 +73,8 @@ export function dataSourceOptions(
       connectionLimit: db.poolSize,
       waitForConnections: true,
       queueLimit: db.poolSize * QUEUED_REQUESTS_PER_CONNECTION,
+      // A node that does not answer is given up on soon, for the next one or a 503, not a hang.
+      connectTimeout: CONNECT_TIMEOUT_MS,
     },
   } as DataSourceOptions;
 }

@@ -1,4 +1,5 @@
 import mysql2 from 'mysql2';
+import { followNodes, type NodeSelector } from './failover';
 
 /**
  * Causal reads on a Galera cluster. Galera replicates synchronously but applies asynchronously:
@@ -36,9 +37,10 @@ export interface ClusterAwareDriver {
 /**
  * mysql2's module for TypeORM's `driver` option (its own pool and the statement batches both
  * create their pools through it): each new connection gets causal reads, queued on it before
- * anything its first user sends, when the server is a Galera node.
+ * anything its first user sends, when the server is a Galera node; with a node selector, every
+ * pool follows it from node to node (failover.ts).
  */
-export function clusterAwareMysql(): typeof mysql2 & ClusterAwareDriver {
+export function clusterAwareMysql(selector?: NodeSelector): typeof mysql2 & ClusterAwareDriver {
   let isGalera: boolean | undefined;
   const prepare = (connection: HookedConnection) => {
     if (isGalera === false) return;
@@ -56,7 +58,7 @@ export function clusterAwareMysql(): typeof mysql2 & ClusterAwareDriver {
   wrapped.createPool = ((options: object) => {
     const pool = mysql2.createPool(options as never) as unknown as HookedPool;
     pool.on('connection', prepare);
-    return pool;
+    return selector ? followNodes(pool, selector) : pool;
   }) as typeof mysql2.createPool;
   return wrapped;
 }

@@ -208,8 +208,20 @@ const UNAVAILABLE_CODES = new Set([
   'ETIMEDOUT',
   'EHOSTUNREACH',
   'ENOTFOUND',
+  'EPIPE',
   'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
   'POOL_CLOSED',
+  // A Galera node outside the primary component (1047), shutting down, read only (1290): the
+  // service moves to its next node (src/db/failover.ts); this request may be sent again.
+  'ER_UNKNOWN_COM_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+  'ER_OPTION_PREVENTS_STATEMENT',
+  'ER_READ_ONLY_MODE',
+  // A certification conflict (1213) or lock wait that outlasted the write's own retries.
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
   'ER_CON_COUNT_ERROR',
   'ER_TOO_MANY_USER_CONNECTIONS',
   'SQLITE_BUSY',
@@ -230,7 +242,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
     if (
-      /pool is (closed|full)|connection (is )?(lost|closed)/i.test(
+      /pool is (closed|full)|connection (is )?(lost|closed)|connection is in closed state|write in closed state/i.test(
         String((current as Error).message),
       )
     )

@@ -110,9 +110,12 @@ function nodeArgs(state: GaleraClusterState, node: GaleraNodeState, bootstrap: b
     `gmcast.listen_addr=tcp://127.0.0.1:${node.ports.gmcast}`,
     `ist.recv_addr=127.0.0.1:${node.ports.ist}`,
     'gcache.size=64M',
-    // A killed node is declared gone sooner than the default, so the rest keeps serving writes.
-    'evs.suspect_timeout=PT3S',
-    'evs.inactive_timeout=PT6S',
+    // A killed node is declared gone sooner than the default, so the rest keeps serving writes:
+    // until then every commit and causal read of the cluster waits for it.
+    'evs.keepalive_period=PT0.5S',
+    'evs.inactive_check_period=PT0.5S',
+    'evs.suspect_timeout=PT1.5S',
+    'evs.inactive_timeout=PT3S',
   ].join(';');
   return [
     // The host's /etc/mysql files are for its own server, not for these nodes.

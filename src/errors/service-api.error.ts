@@ -230,9 +230,28 @@ const UNAVAILABLE_CODES = new Set([
 /** mysql2's refusals when every connection is busy and its wait queue is full. */
 const POOL_EXHAUSTED = /^(Queue limit reached|No connections available)\.$/;
 
+/**
+ * Waits the database gave up (1205): a lock held too long, or a Galera node that could not catch
+ * up with the cluster within `repl.causal_read_timeout` before a causal read.
+ */
+const GAVE_UP_WAITING_CODES = new Set(['ER_LOCK_WAIT_TIMEOUT']);
+
+function hasCodeIn(error: unknown, codes: ReadonlySet<string>): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && codes.has(code)) return true;
+    current =
+      (current as { driverError?: unknown; cause?: unknown }).driverError ??
+      (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Why a database failure is one a client may retry: unreachable, or every connection busy. */
 function databaseUnavailability(error: unknown): 'down' | 'busy' | undefined {
   if (error instanceof Error && POOL_EXHAUSTED.test(error.message)) return 'busy';
+  if (hasCodeIn(error, GAVE_UP_WAITING_CODES)) return 'busy';
   return isDatabaseUnavailable(error) ? 'down' : undefined;
 }
 

@@ -391,8 +391,23 @@ export interface GaleraCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts a cluster, again in a new folder on new ports when a start fails: a port picked free can
+ * be taken by another process before the node binds it (the node then exits at once).
+ */
+async function startWithRetries(options: { size?: number }): Promise<GaleraClusterState> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startClusterProcesses(options);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.warn(`Galera cluster start ${attempt} failed, starting again: ${String(error)}`);
+    }
+  }
+}
+
 export async function startGaleraCluster(options: { size?: number } = {}): Promise<GaleraCluster> {
-  const state = await startClusterProcesses(options);
+  const state = await startWithRetries(options);
   const onExit = () => killClusterNow(state);
   process.once('exit', onExit);
   return {

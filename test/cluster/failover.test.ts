@@ -187,6 +187,24 @@ describe('failover under load', () => {
       ].join('\n'),
     );
 
+    // What the instances logged as errors (the cause of any 500), to read when the test fails.
+    for (const [name, app] of [
+      ['A', a.app],
+      ['B', b.app],
+    ] as const) {
+      const errors = app.logs
+        .records()
+        .filter(
+          (record) =>
+            record.level === 'error' &&
+            record.status !== 503 &&
+            (record.res as { statusCode?: number } | undefined)?.statusCode !== 503,
+        )
+        .slice(0, 5)
+        .map((record) => JSON.stringify(record).slice(0, 600));
+      if (errors.length) console.log(`${name} error lines:\n${errors.join('\n')}`);
+    }
+
     // Every failure is the contract's 503; none a 500, none a hang.
     expect(
       failed.filter((o) => o.status !== 503 || o.type !== 'UnexpectedServerResponseException'),

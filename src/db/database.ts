@@ -24,7 +24,7 @@ export interface Database {
    * MySQL/MariaDB only: one connection on which each call of `run` sends its statements in one
    * exchange with the server (see statement-batches.ts).
    */
-  batches<T>(work: (run: BatchRunner) => Promise<T>): Promise<T>;
+  batches<T>(work: (run: BatchRunner) => Promise<T>, pool?: 'writes' | 'charges'): Promise<T>;
   /** Raw rows through the write handle, each statement on its own (credentials, for one). */
   readonly writeRows: RowReader;
   /**
@@ -73,8 +73,11 @@ class DataSourceDatabase implements Database {
     return run;
   }
 
-  batches<T>(work: (run: BatchRunner) => Promise<T>): Promise<T> {
-    return withStatementBatches(this.source, work);
+  batches<T>(
+    work: (run: BatchRunner) => Promise<T>,
+    pool: 'writes' | 'charges' = 'writes',
+  ): Promise<T> {
+    return withStatementBatches(this.source, work, pool);
   }
 
   async ping(): Promise<void> {

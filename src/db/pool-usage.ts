@@ -44,6 +44,7 @@ function usageOf(name: string, pool: unknown, limit: number): PoolUsage | undefi
 const BATCH_POOLS: readonly [BatchPoolRole, string][] = [
   ['writes', 'batch_writes'],
   ['reads', 'batch_reads'],
+  ['charges', 'batch_charges'],
 ];
 
 /**

@@ -91,7 +91,7 @@ class OneExchangeMySQLStore extends RateLimiterMySQL {
           options.found = credentialsInForceOf(credentials as Record<string, unknown>[]);
         }
         return rows;
-      }),
+      }, 'charges'),
     );
   }
 }

@@ -48,9 +48,12 @@ interface MysqlDriverInternals {
 
 /**
  * What a batch pool serves: `writes` (transactions that commit, whose connections wait on the
- * log flush) or `reads` (plain SELECTs), so that a read never queues behind a commit.
+ * log flush), `reads` (plain SELECTs), so that a read never queues behind a commit, or `charges`
+ * (each request's rate-limit count). A set writer holds its `writes` connection, transaction
+ * open, until its request's charge answers: were charges drawn from the same pool, writers
+ * holding every connection would wait for charges queued behind them, for ever.
  */
-export type BatchPoolRole = 'writes' | 'reads';
+export type BatchPoolRole = 'writes' | 'reads' | 'charges';
 
 const pools = new WeakMap<DataSource, Map<BatchPoolRole, Promise<BatchPool>>>();
 

@@ -231,7 +231,7 @@ describe.each(BACKENDS)('/metrics on %s', (backend: Backend) => {
     }
     // The test database's pools hold 5 connections each. The queries' pool and the batch pool
     // of writes (the sets) opened connections and kept them; nobody waits between requests.
-    for (const pool of ['queries', 'batch_writes', 'batch_reads']) {
+    for (const pool of ['queries', 'batch_writes', 'batch_charges', 'batch_reads']) {
       const { inUse, idle, waiting, max } = gauges(pool);
       expect([pool, max, waiting]).toEqual([pool, 5, 0]);
       expect(inUse).toBeGreaterThanOrEqual(0);

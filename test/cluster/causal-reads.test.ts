@@ -7,7 +7,9 @@ import { dataSourceOptions } from '../../src/db/data-source';
 import { closeStatementBatches } from '../../src/db/statement-batches';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
+import { startGaleraCluster, type GaleraCluster } from '../helpers/galera';
 import {
+  GALERA_URLS_VARIABLE,
   galeraNodeUrls,
   openGaleraTestDatabase,
   openOnGaleraNode,
@@ -58,7 +60,14 @@ describe('causal reads on a lagging Galera node', () => {
     return dataSource;
   }
 
+  // A cluster of its own: holding a node's applier pauses the whole cluster's commits (flow
+  // control), which would stall the other files of the tier that share the tier's cluster.
+  let own: GaleraCluster | undefined;
+  const tierUrls = process.env[GALERA_URLS_VARIABLE];
+
   beforeAll(async () => {
+    own = await startGaleraCluster();
+    process.env[GALERA_URLS_VARIABLE] = own.urls().join(',');
     const cluster = await openGaleraTestDatabase('causal_reads');
     closers.push(cluster.close);
     db = cluster.db;
@@ -87,6 +96,10 @@ describe('causal reads on a lagging Galera node', () => {
     await lock?.query('UNLOCK TABLES').catch(() => undefined);
     await setCausalReadTimeout(DEFAULT_CAUSAL_READ_TIMEOUT).catch(() => undefined);
     for (const close of closers) await close().catch(() => undefined);
+    await own?.stop();
+    // Later files of this worker use the tier's cluster again.
+    if (tierUrls === undefined) delete process.env[GALERA_URLS_VARIABLE];
+    else process.env[GALERA_URLS_VARIABLE] = tierUrls;
   });
 
   function setCausalReadTimeout(value: string) {

@@ -329,6 +329,10 @@ describe('the front door: landing page, REST reference and GraphQL IDE', () => {
         'query Sets($sessionId: ID!)',
       );
       await page.click('.graphiql-editor-tools button[data-name="headers"]');
+      // The headers editor fills in after the tab opens.
+      await page.waitForFunction(() =>
+        document.querySelector('section[aria-label="Headers"]')?.textContent?.includes('X-Api-Key'),
+      );
       expect(plain(await page.locator('section[aria-label="Headers"]').innerText())).toContain(
         `"X-Api-Key": "${demoKey}"`,
       );

@@ -36,6 +36,32 @@ describe('config', () => {
     expect(config.database).toMatchObject({ dialect, url, embedded: false });
   });
 
+  it('reads an ordered list of nodes from DATABASE_URL: the first node stands for the URL, ports default to 3306', () => {
+    const url = 'mariadb://app:secret@node1:3307,node2,10.0.0.3:3309/quiz?charset=utf8mb4';
+    expect(loadConfig({ DATABASE_URL: url }).database).toMatchObject({
+      dialect: 'mariadb',
+      url: 'mariadb://app:secret@node1:3307/quiz?charset=utf8mb4',
+      nodes: [
+        { host: 'node1', port: 3307 },
+        { host: 'node2', port: 3306 },
+        { host: '10.0.0.3', port: 3309 },
+      ],
+    });
+    // One host is a list of one.
+    expect(loadConfig({ DATABASE_URL: 'mysql://u@db/quiz' }).database.nodes).toEqual([
+      { host: 'db', port: 3306 },
+    ]);
+  });
+
+  it.each([
+    'mariadb://u@node1:3306,/quiz',
+    'mariadb://u@node1:3306,node2:port/quiz',
+    'mariadb://u@node1:3306,node 2:3306/quiz',
+    'mariadb://u@node1:3306,node2:99999/quiz',
+  ])('refuses a bad host in the node list of %s, naming DATABASE_URL', (url) => {
+    expect(() => loadConfig({ DATABASE_URL: url })).toThrow(/DATABASE_URL/);
+  });
+
   it('accepts an explicit SQLite file', () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite:data/other.db' }, '/x').database).toMatchObject({
       dialect: 'sqlite',

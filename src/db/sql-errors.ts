@@ -3,6 +3,7 @@
  * (possibly wrapped by TypeORM's QueryFailedError under `driverError`), better-sqlite3's carry
  * SQLite's extended code.
  */
+import { CLOSED_CONNECTION, NODE_UNAVAILABLE_CODES } from '../errors/database-failures';
 
 function codeOf(error: unknown): string | undefined {
   const raw = error as { code?: unknown; driverError?: { code?: unknown } } | null;
@@ -26,30 +27,9 @@ export function isRetryableConflict(error: unknown): boolean {
 }
 
 /**
- * Codes saying that the node did not answer: refused or lost connections, a connection that
- * could not be opened in time, a Galera node outside the primary component (1047 "WSREP has
- * not yet prepared node for application use"), a node shutting down or read only. The request
- * fails with a 503 and the data source moves to its next node (failover.ts).
+ * The node did not answer (the shared list of src/errors): the request fails with a 503 and the
+ * data source moves to its next node (failover.ts).
  */
-const NODE_UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-  'PROTOCOL_CONNECTION_LOST',
-  'PROTOCOL_SEQUENCE_TIMEOUT',
-  'ER_UNKNOWN_COM_ERROR',
-  'ER_SERVER_SHUTDOWN',
-  'ER_CONNECTION_KILLED',
-  'ER_OPTION_PREVENTS_STATEMENT',
-  'ER_READ_ONLY_MODE',
-]);
-
-/** mysql2's words for a statement sent on a connection that has already failed. */
-const CLOSED_CONNECTION = /connection is in closed state|can't write in closed state/i;
-
 export function isNodeUnavailable(error: unknown): boolean {
   const code = codeOf(error);
   if (code !== undefined && NODE_UNAVAILABLE_CODES.has(code)) return true;

@@ -4,6 +4,7 @@ import {
   type ExceptionType,
   type GraphQLErrorCode,
 } from './error-table';
+import { databaseUnavailability } from './database-failures';
 
 /** Fields a subtype adds to the exception object (contract.md §2). */
 export interface ErrorExtras {
@@ -200,78 +201,6 @@ export const Errors = {
       },
     ),
 };
-
-/** Network-level database failures that a client may retry (contract: UnexpectedServerResponseException). */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-  'PROTOCOL_CONNECTION_LOST',
-  'PROTOCOL_SEQUENCE_TIMEOUT',
-  'POOL_CLOSED',
-  // A Galera node outside the primary component (1047), shutting down, read only (1290): the
-  // service moves to its next node (src/db/failover.ts); this request may be sent again.
-  'ER_UNKNOWN_COM_ERROR',
-  'ER_SERVER_SHUTDOWN',
-  'ER_CONNECTION_KILLED',
-  'ER_OPTION_PREVENTS_STATEMENT',
-  'ER_READ_ONLY_MODE',
-  // A certification conflict (1213) or lock wait that outlasted the write's own retries.
-  'ER_LOCK_DEADLOCK',
-  'ER_LOCK_WAIT_TIMEOUT',
-  'ER_CON_COUNT_ERROR',
-  'ER_TOO_MANY_USER_CONNECTIONS',
-  'SQLITE_BUSY',
-]);
-
-/** mysql2's refusals when every connection is busy and its wait queue is full. */
-const POOL_EXHAUSTED = /^(Queue limit reached|No connections available)\.$/;
-
-/**
- * Waits the database gave up (1205): a lock held too long, or a Galera node that could not catch
- * up with the cluster within `repl.causal_read_timeout` before a causal read.
- */
-const GAVE_UP_WAITING_CODES = new Set(['ER_LOCK_WAIT_TIMEOUT']);
-
-function hasCodeIn(error: unknown, codes: ReadonlySet<string>): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && codes.has(code)) return true;
-    current =
-      (current as { driverError?: unknown; cause?: unknown }).driverError ??
-      (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-/** Why a database failure is one a client may retry: unreachable, or every connection busy. */
-function databaseUnavailability(error: unknown): 'down' | 'busy' | undefined {
-  if (error instanceof Error && POOL_EXHAUSTED.test(error.message)) return 'busy';
-  if (hasCodeIn(error, GAVE_UP_WAITING_CODES)) return 'busy';
-  return isDatabaseUnavailable(error) ? 'down' : undefined;
-}
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-    if (
-      /pool is (closed|full)|connection (is )?(lost|closed)|connection is in closed state|write in closed state/i.test(
-        String((current as Error).message),
-      )
-    )
-      return true;
-    current =
-      (current as { driverError?: unknown; cause?: unknown }).driverError ??
-      (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 /**
  * Turns anything thrown into a ServiceApiError: domain errors pass through (renamed to the

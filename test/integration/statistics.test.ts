@@ -351,7 +351,7 @@ describe.each(BACKENDS)('item statistics on %s', (backend) => {
     expect(all).toEqual(rest.items);
     const quizzes = await api.getQuizStatistics({
       ...sets.T,
-      sessionIds: [ids.sessions.S1 as number],
+      sessionIds: [ids.sessions.S1 as string],
     });
     expect(quizzes.itemType).toBe('quizStatistic');
     expect(quizzes.items.map((item) => [item.quizId, item.nbAttempts])).toEqual([
@@ -360,7 +360,7 @@ describe.each(BACKENDS)('item statistics on %s', (backend) => {
     // T's attempts in U's session: none.
     const elsewhere = await api.getQuizStatistics({
       ...sets.T,
-      sessionId: ids.sessions.S2 as number,
+      sessionId: ids.sessions.S2 as string,
     });
     expect(elsewhere.items.map((item) => [item.nbAttempts, item.mean, item.histogram])).toEqual([
       [0, null, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]],

@@ -6,6 +6,9 @@ import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend } from '../helpers/database';
 import { graphql } from '../helpers/graphql';
 import { QuizApiClient } from '@quiz-results/client';
+import { DataSet } from '../../src/db/entities';
+import { databaseOf } from '../../src/db/database';
+import { purgeExpiredDataSets } from '../../src/services/data-sets/data-set.service';
 
 /**
  * getQuestionStatistics and getQuizStatistics (contract.md §12) as clients meet them: who may
@@ -336,6 +339,32 @@ describe.each(BACKENDS)('item statistics on %s', (backend) => {
     expect(lines[3]).toBe(
       `3,${ids.quizzes.Q},2,Third,MultipleChoicesSeveralGoodAnswers,2,2,50,1,"[2,0,1]"`,
     );
+  });
+
+  it('purges an expired quiz statistics set with the question statistics it keeps', async () => {
+    const made = await page('getQuizStatistics', 'T', sets.T);
+    const kept = await page('getQuestionStatistics', 'T', sets.T);
+    const rows = async (table: string, id: string) =>
+      Number(
+        (
+          (await dataSource.query(`SELECT COUNT(*) AS n FROM ${table} WHERE data_set_id = ?`, [
+            Number(id),
+          ])) as { n: unknown }[]
+        )[0]?.n,
+      );
+    expect([
+      await rows('quiz_statistics', made.dataSetId),
+      await rows('question_statistics', made.dataSetId),
+    ]).toEqual([1, 3]);
+    await dataSource
+      .getRepository(DataSet)
+      .update(Number(made.dataSetId), { expiresAt: new Date(Date.now() - 60_000) });
+    await purgeExpiredDataSets({ db: databaseOf(dataSource) });
+    expect([
+      await rows('quiz_statistics', made.dataSetId),
+      await rows('question_statistics', made.dataSetId),
+      await rows('question_statistics', kept.dataSetId),
+    ]).toEqual([0, 0, 3]);
   });
 
   it('the client pages both sets like REST', async () => {

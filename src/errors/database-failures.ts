@@ -35,6 +35,9 @@ const DOWN_CODES: ReadonlySet<string> = new Set([
   'POOL_CLOSED',
   // A certification conflict (1213) that outlasted the write's own retries.
   'ER_LOCK_DEADLOCK',
+  // 1180: a Galera node that could not replicate a COMMIT (it left the primary component, or
+  // certification failed there); the transaction was rolled back.
+  'ER_ERROR_DURING_COMMIT',
   'ER_CON_COUNT_ERROR',
   'ER_TOO_MANY_USER_CONNECTIONS',
   'SQLITE_BUSY',

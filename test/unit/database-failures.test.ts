@@ -9,6 +9,7 @@ describe('which database failures a client may retry (one list for the error mod
     ['a Galera node outside the primary component (1047)', coded('ER_UNKNOWN_COM_ERROR'), 'down'],
     ['a read-only node (1290)', coded('ER_OPTION_PREVENTS_STATEMENT'), 'down'],
     ['a conflict that outlasted its retries (1213)', coded('ER_LOCK_DEADLOCK'), 'down'],
+    ['a COMMIT a Galera node could not replicate (1180)', coded('ER_ERROR_DURING_COMMIT'), 'down'],
     [
       'a closed connection, by its words',
       new Error("Can't add new command when connection is in closed state"),

@@ -15,6 +15,27 @@ import {
 import { exceptionFromResponse, TransportException } from './errors';
 import { watchSessionResults, type WebSocketConstructor } from './session-results.watch';
 import type { GetStatisticsParams, QuestionStatistic, QuizStatistic } from './statistics.types';
+import {
+  DATE_ATTRIBUTES,
+  dateInterval,
+  dateText,
+  formatWireDate,
+  parseItem,
+  parseQuiz,
+  parseSession,
+  parseWireDate,
+  queryString,
+  setId,
+  statisticsParams,
+  type ParameterValue,
+  type RequestParameters,
+  type WireAttribute,
+  type WirePage,
+  type WireQuiz,
+  type WireSession,
+} from './wire-format';
+
+export { formatWireDate, parseWireDate, type ParameterValue, type RequestParameters };
 import type {
   AddAnswersParams,
   AddAnswersResult,
@@ -23,10 +44,6 @@ import type {
   AttributeValue,
   ComputeDataSetParams,
   DataSetItem,
-  DataSetPage,
-  DataSetRef,
-  DateIntervalParam,
-  DateValue,
   GetDataSetPageParams,
   GetQuizAttributeParams,
   GetQuizParams,
@@ -69,98 +86,10 @@ export interface QuizApiClientOptions {
   webSocketImpl?: WebSocketConstructor;
 }
 
-/** A query parameter value; lists are sent comma-separated, dates as `YYYY-MM-DD hh:mm:ss` UTC. */
-export type ParameterValue = string | number | boolean | Date | readonly (string | number)[];
-
-export type RequestParameters = Readonly<Record<string, ParameterValue | undefined>>;
-
 export interface RequestOptions {
   method?: 'GET' | 'POST';
   /** A JSON body whose fields are parameters (POST). */
   body?: Readonly<Record<string, unknown>>;
-}
-
-// The JSON the service sends, before dates are parsed.
-type WireQuiz = Omit<Quiz, 'creationDate' | 'lastChangeDate'> & {
-  creationDate: string;
-  lastChangeDate: string;
-};
-type WireSession = Omit<Session, 'startDate'> & { startDate: string };
-type WireItem = User | WireQuiz | UserGroup | Record<string, unknown>;
-type WirePage = Omit<DataSetPage, 'items'> & { items: WireItem[] };
-type WireAttribute = Omit<ItemAttribute, 'itemValue'> & { itemValue: unknown };
-
-/** Attributes whose value is a datetime. */
-const DATE_ATTRIBUTES: ReadonlySet<string> = new Set(['creationDate', 'lastChangeDate']);
-
-/** `YYYY-MM-DD hh:mm:ss` (UTC on the wire) as a Date. */
-export function parseWireDate(text: string): Date {
-  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(text);
-  if (!match) throw new TypeError(`not a datetime of the quiz API: ${JSON.stringify(text)}`);
-  const [year, month, day, hours, minutes, seconds] = match.slice(1).map(Number);
-  return new Date(Date.UTC(year, month - 1, day, hours, minutes, seconds));
-}
-
-/** A Date as the service reads datetimes: `YYYY-MM-DD hh:mm:ss` in UTC. */
-export function formatWireDate(date: Date): string {
-  return date.toISOString().slice(0, 19).replace('T', ' ');
-}
-
-function dateText(value: DateValue): string {
-  return value instanceof Date ? formatWireDate(value) : value;
-}
-
-/** `start,end` or one value (contract.md §1). */
-function dateInterval(value: DateIntervalParam | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string' || value instanceof Date) return dateText(value);
-  return value.to === undefined
-    ? dateText(value.from)
-    : `${dateText(value.from)},${dateText(value.to)}`;
-}
-
-function setId(ref: DataSetRef | undefined): string | undefined {
-  if (ref === undefined) return undefined;
-  return typeof ref === 'object' ? ref.dataSetId : String(ref);
-}
-
-/** The query parameters of both item analysis operations. */
-function statisticsParams(params: GetStatisticsParams): RequestParameters {
-  return {
-    userSetId: setId(params.userSetId),
-    quizSetId: setId(params.quizSetId),
-    sessionIds: params.sessionIds,
-    sessionId: params.sessionId,
-    numberOfItemsPerPage: params.numberOfItemsPerPage,
-  };
-}
-
-function parseQuiz(quiz: WireQuiz): Quiz {
-  return {
-    ...quiz,
-    creationDate: parseWireDate(quiz.creationDate),
-    lastChangeDate: parseWireDate(quiz.lastChangeDate),
-  };
-}
-
-function parseSession(session: WireSession): Session {
-  return { ...session, startDate: parseWireDate(session.startDate) };
-}
-
-function parseItem(itemType: DataSetPage['itemType'], item: WireItem): DataSetItem {
-  // Only quizzes carry datetimes; users, groups and results are plain JSON already.
-  return itemType === 'quiz' ? parseQuiz(item as WireQuiz) : (item as DataSetItem);
-}
-
-function queryString(params: RequestParameters): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    if (value === undefined) continue;
-    if (value instanceof Date) query.set(name, formatWireDate(value));
-    else if (Array.isArray(value)) query.set(name, value.join(','));
-    else query.set(name, String(value));
-  }
-  return query.toString();
 }
 
 /**

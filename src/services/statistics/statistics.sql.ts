@@ -75,10 +75,12 @@ function jsonCounts(dialect: Dialect, columns: readonly string[], count: string 
  */
 export function questionStatisticsQuery(dialect: Dialect, request: StatisticsRequest): RowsQuery {
   const counted = countedAnswers(dialect, request);
-  const choiceSums = PROPOSITIONS.map(
-    (index) =>
-      `SUM(CASE WHEN ${chooses(dialect, 's.value', index)} THEN 1 ELSE 0 END) AS c${index}`,
+  // The choices are read off the answer's text as it is scanned: `scored` then holds numbers
+  // only, which the database keeps in a memory table rather than an on-disk table for text.
+  const choiceFlags = PROPOSITIONS.map(
+    (index) => `CASE WHEN ${chooses(dialect, 'a.value', index)} THEN 1 ELSE 0 END AS c${index}`,
   );
+  const choiceSums = PROPOSITIONS.map((index) => `SUM(s.c${index}) AS c${index}`);
   const quizRows = request.sets.quizzes.rows('g');
   const n = 'qs.n';
   const g = 'COALESCE(k.g, 0)';
@@ -97,9 +99,10 @@ export function questionStatisticsQuery(dialect: Dialect, request: StatisticsReq
   return {
     with: {
       sql: `WITH scored AS (
-  SELECT a.quiz_id AS quiz_id, a.question_id AS question_id, a.value AS value, a.good AS good,
+  SELECT a.quiz_id AS quiz_id, a.question_id AS question_id, a.good AS good,
          SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) OVER w AS total,
-         ROW_NUMBER() OVER w AS nth
+         ROW_NUMBER() OVER w AS nth,
+         ${choiceFlags.join(',\n         ')}
     FROM answers a
    WHERE ${counted.sql}
   WINDOW w AS (PARTITION BY a.user_id, a.quiz_id, a.session_id)

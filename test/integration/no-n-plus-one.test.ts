@@ -175,4 +175,38 @@ describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (back
       expect(small.statements.length).toBeLessThan(24);
     },
   );
+
+  it('a GraphQL page of quiz statistics with their questions and quizzes: 50 quizzes cost no more statements than 5', async () => {
+    const sets = async (tag: string) => {
+      const users = await get(`/getUserSet?${credentials.P}&userId=${ids.users.P}`);
+      const quizzes = await get(`/getQuizSet?${credentials.P}&tag=${tag}`);
+      return { u: String(users.dataSetId), q: String(quizzes.dataSetId) };
+    };
+    const query = `query ($u: ID!, $q: ID!) {
+      getQuizStatistics(userSetId: $u, quizSetId: $q, numberOfItemsPerPage: 50) {
+        items { ... on QuizStatistic { quizId nbAttempts histogram quiz { title author { lastName } }
+          questions { questionIndex title facility quiz { title } } } }
+      }
+    }`;
+    const cost = async (tag: string) => {
+      const variables = await sets(tag);
+      const { result, statements } = await logger.count(() =>
+        graphql(app.url, query, { variables, search: `?${credentials.P}` }),
+      );
+      expect(result.body.errors).toBeUndefined();
+      const set = result.body.data?.getQuizStatistics as { items: Record<string, unknown>[] };
+      return { items: set.items, statements };
+    };
+    const small = await cost('mine');
+    const large = await cost('all');
+    expect([small.items.length, large.items.length]).toEqual([5, QUIZ_COUNT]);
+    for (const item of large.items) {
+      expect(item.questions).toHaveLength(2);
+      expect(item.quiz).toMatchObject({ author: { lastName: expect.any(String) } });
+    }
+    // No more for 50 than for 5. (The 5 cost a little more here: the author of the private
+    // quiz, whose view waits for the read decision, wrote no other quiz among them.)
+    expect(large.statements.length).toBeLessThanOrEqual(small.statements.length);
+    expect(small.statements.length).toBeLessThan(32);
+  });
 });

@@ -44,7 +44,13 @@ function recoverySeconds(outcomes: Outcome[], killedAt: number, restartedAt: num
   return (Math.min(...served) - killedAt) / 1000;
 }
 
-describe('failover under load', () => {
+/** How node 1 comes back: with the writes it missed, or with the whole state (its own forgotten). */
+const REJOINS = [
+  ['with the writes it missed (IST)', false],
+  ['with a full state transfer (SST)', true],
+] as const;
+
+describe.each(REJOINS)('failover under load, node 1 rejoining %s', (_rejoin, fullTransfer) => {
   let cluster: GaleraCluster;
   let database: string;
   const closers: (() => Promise<void>)[] = [];
@@ -98,6 +104,7 @@ describe('failover under load', () => {
     await new Promise((resolve) => setTimeout(resolve, BEFORE_KILL_MS));
     const killedAt = Date.now();
     await cluster.kill(0);
+    if (fullTransfer) cluster.forgetState(0);
     await new Promise((resolve) => setTimeout(resolve, AFTER_KILL_MS));
     const restartedAt = Date.now();
     const rejoinMs = await cluster.restart(0);
@@ -181,7 +188,7 @@ describe('failover under load', () => {
           )
           .join(', ')}`,
         `  slowest request: ${(Math.max(...outcomes.map((o) => o.ended - o.started)) / 1000).toFixed(1)} s`,
-        `  node 1 rejoined in ${(rejoinMs / 1000).toFixed(1)} s`,
+        `  node 1 rejoined (${fullTransfer ? 'SST' : 'IST'}) in ${(rejoinMs / 1000).toFixed(1)} s`,
         `  acknowledged writes: ${acknowledged.quizzes.length} addQuiz, ${acknowledged.sessions.length} addSession+addAnswers`,
         `  per node (lost/duplicated): ${perNode.map((p) => `node${p.node} ${p.lost}/${p.duplicated}`).join(', ')}`,
       ].join('\n'),

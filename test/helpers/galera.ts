@@ -319,6 +319,17 @@ export async function killNode(state: GaleraClusterState, index: number): Promis
 }
 
 /**
+ * Makes a stopped node forget its replication state (grastate.dat) and its write cache, so its
+ * restart must receive the whole state by rsync (SST) rather than the writes it missed (IST).
+ */
+export function forgetNodeState(state: GaleraClusterState, index: number): void {
+  const node = nodeAt(state, index);
+  if (isRunning(node.pid)) throw new Error(`node ${index + 1} is running`);
+  for (const file of ['grastate.dat', 'galera.cache'])
+    fs.rmSync(path.join(node.dir, 'data', file), { force: true });
+}
+
+/**
  * Starts a stopped node again: it rejoins the running members (receiving the writes it missed by
  * IST, or the whole state by rsync); resolves once it is synced in a cluster of all members.
  */
@@ -388,6 +399,8 @@ export interface GaleraCluster {
   kill(index: number): Promise<void>;
   /** Resolves with the milliseconds the node took to rejoin and be synced. */
   restart(index: number): Promise<number>;
+  /** A stopped node will rejoin by a full state transfer (see forgetNodeState). */
+  forgetState(index: number): void;
   stop(): Promise<void>;
 }
 
@@ -415,6 +428,7 @@ export async function startGaleraCluster(options: { size?: number } = {}): Promi
     urls: (database = '') => state.nodes.map((node) => nodeUrl(node, database)),
     kill: (index) => killNode(state, index),
     restart: (index) => restartNode(state, index),
+    forgetState: (index) => forgetNodeState(state, index),
     stop: async () => {
       process.off('exit', onExit);
       await stopClusterProcesses(state);

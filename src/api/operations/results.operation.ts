@@ -45,6 +45,29 @@ const includeQuizzes = choiceParameter(
   'IncludeQuizzes',
 );
 
+/** The two sets and the sessions of a computation over attempts (results, item analysis). */
+export const userSetIdParameter = idParameter(
+  'userSetId',
+  'a user set of the requester',
+  'data set id',
+  { required: true },
+);
+export const quizSetIdParameter = idParameter(
+  'quizSetId',
+  'a quiz set of the requester',
+  'data set id',
+  { required: true },
+);
+export const sessionIdsParameter = idListParameter(
+  'sessionIds',
+  'comma-separated session ids: only answers of these sessions count',
+);
+export const sessionIdParameter = idParameter(
+  'sessionId',
+  'one session: only its answers count (not with sessionIds)',
+  'session id',
+);
+
 export const getResultsOperation = defineOperation({
   name: 'getResults',
   description:
@@ -54,20 +77,13 @@ export const getResultsOperation = defineOperation({
   token: 'forDetailedResults',
   cost: SET,
   parameters: [
-    idParameter('userSetId', 'a user set of the requester', 'data set id', { required: true }),
-    idParameter('quizSetId', 'a quiz set of the requester', 'data set id', { required: true }),
+    userSetIdParameter,
+    quizSetIdParameter,
     resultTypes,
     aggregationFunctions,
     groupBy,
-    idListParameter(
-      'sessionIds',
-      'comma-separated session ids: only answers of these sessions count',
-    ),
-    idParameter(
-      'sessionId',
-      'one session: only its answers count (not with sessionIds)',
-      'session id',
-    ),
+    sessionIdsParameter,
+    sessionIdParameter,
     includeQuizzes,
     pageSizeParameter,
   ],

@@ -5,21 +5,20 @@ import {
 import { DATA_SET_PAGE, pageView } from './data-set.operation';
 import { SET } from './operation-costs';
 import { defineOperation } from './operation-definition';
-import { idListParameter, idParameter, pageSizeParameter } from './operation-parameters';
+import { pageSizeParameter } from './operation-parameters';
+import {
+  quizSetIdParameter,
+  sessionIdParameter,
+  sessionIdsParameter,
+  userSetIdParameter,
+} from './results.operation';
 
 /** The parameters of item analysis (contract.md §12), shared by both operations. */
 const statisticsParameters = [
-  idParameter('userSetId', 'a user set of the requester', 'data set id', { required: true }),
-  idParameter('quizSetId', 'a quiz set of the requester', 'data set id', { required: true }),
-  idListParameter(
-    'sessionIds',
-    'comma-separated session ids: only answers of these sessions count',
-  ),
-  idParameter(
-    'sessionId',
-    'one session: only its answers count (not with sessionIds)',
-    'session id',
-  ),
+  userSetIdParameter,
+  quizSetIdParameter,
+  sessionIdsParameter,
+  sessionIdParameter,
   pageSizeParameter,
 ] as const;
 

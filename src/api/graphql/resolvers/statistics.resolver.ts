@@ -1,4 +1,15 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import {
+  Args,
+  ArgsType,
+  Ctx,
+  Field,
+  FieldResolver,
+  ID,
+  Int,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { RequestContext } from '../../../context/request-context';
 import { quizReadDecisionFor } from '../../../services/quizzes/quiz.service';
 import { quizView } from '../../../services/quizzes/quiz.views';
@@ -22,6 +33,25 @@ import {
  * read through the request's loaders.
  */
 
+/** The arguments of both root fields, as the operations define them. */
+@ArgsType()
+class StatisticsArgs {
+  @Field(() => ID)
+  userSetId!: string;
+
+  @Field(() => ID)
+  quizSetId!: string;
+
+  @Field(() => [ID], { nullable: true })
+  sessionIds?: string[];
+
+  @Field(() => ID, { nullable: true })
+  sessionId?: string;
+
+  @Field(() => Int, { nullable: true })
+  numberOfItemsPerPage?: number;
+}
+
 /** The quiz as getQuiz shows it; null where the requester may no longer read it. */
 async function readableQuiz(ctx: RequestContext, quizId: string): Promise<QuizObject | null> {
   const quiz = await ctx.loaders.quizById.load(Number(quizId));
@@ -37,20 +67,10 @@ export class QuestionStatisticResolver {
   })
   async getQuestionStatistics(
     @Ctx() context: GraphQLContext,
-    @Arg('userSetId', () => ID) userSetId: string,
-    @Arg('quizSetId', () => ID) quizSetId: string,
-    @Arg('sessionIds', () => [ID], { nullable: true }) sessionIds?: string[],
-    @Arg('sessionId', () => ID, { nullable: true }) sessionId?: string,
-    @Arg('numberOfItemsPerPage', () => Int, { nullable: true }) numberOfItemsPerPage?: number,
+    @Args() args: StatisticsArgs,
   ): Promise<DataSetObject> {
     return toDataSetObject(
-      await resolveOperation(getQuestionStatisticsOperation, context, {
-        userSetId,
-        quizSetId,
-        sessionIds,
-        sessionId,
-        numberOfItemsPerPage,
-      }),
+      await resolveOperation(getQuestionStatisticsOperation, context, { ...args }),
     );
   }
 
@@ -71,20 +91,10 @@ export class QuizStatisticResolver {
   })
   async getQuizStatistics(
     @Ctx() context: GraphQLContext,
-    @Arg('userSetId', () => ID) userSetId: string,
-    @Arg('quizSetId', () => ID) quizSetId: string,
-    @Arg('sessionIds', () => [ID], { nullable: true }) sessionIds?: string[],
-    @Arg('sessionId', () => ID, { nullable: true }) sessionId?: string,
-    @Arg('numberOfItemsPerPage', () => Int, { nullable: true }) numberOfItemsPerPage?: number,
+    @Args() args: StatisticsArgs,
   ): Promise<DataSetObject> {
     return toDataSetObject(
-      await resolveOperation(getQuizStatisticsOperation, context, {
-        userSetId,
-        quizSetId,
-        sessionIds,
-        sessionId,
-        numberOfItemsPerPage,
-      }),
+      await resolveOperation(getQuizStatisticsOperation, context, { ...args }),
     );
   }
 

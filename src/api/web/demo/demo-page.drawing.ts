@@ -37,7 +37,7 @@ export function clockTime(date: Date): string {
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-function svgElement(name: string, attributes: Record<string, string | number>): SVGElement {
+export function svgElement(name: string, attributes: Record<string, string | number>): SVGElement {
   const element = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
   return element;

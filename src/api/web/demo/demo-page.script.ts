@@ -1,11 +1,12 @@
 /**
- * The script of the demo page (bundled to demo-page.js with its parts, demo-live.panel.ts and
- * demo-page.drawing.ts). It uses the SDK as a page would: the global `QuizApi` of the served
- * browser build, never an import of it, so it shows the SDK as shipped.
+ * The script of the demo page (bundled to demo-page.js with its parts, demo-live.panel.ts,
+ * demo-report.panel.ts and their drawing files). It uses the SDK as a page would: the global
+ * `QuizApi` of the served browser build, never an import of it, so it shows the SDK as shipped.
  */
 import type * as QuizApiModule from '@quiz-results/client';
 import type { DataSet, Quiz, UserAggregateResult } from '@quiz-results/client';
 import { livePanel } from './demo-live.panel';
+import { reportPanel } from './demo-report.panel';
 import { barChart, byId, formatNumber, textCell, userName } from './demo-page.drawing';
 
 declare const QuizApi: typeof QuizApiModule;
@@ -205,6 +206,7 @@ function start(): void {
   // A link may choose the session: ?sessionId=… (kept through the login redirect).
   sessionInput.value = pageUrl.searchParams.get('sessionId') ?? '';
   const live = livePanel(client, { sessionId: sessionInput.value, failed });
+  const report = reportPanel(client, { sessionId: sessionInput.value, failed });
 
   // The login button decides what the page shows: it calls back once now and on every change.
   client.setLoginButton('login-button', {
@@ -218,6 +220,7 @@ function start(): void {
       loginState.dataset.loggedIn = String(loggedIn);
       void loadQuizzes();
       live.loginChanged(loggedIn);
+      report.loginChanged(loggedIn);
       const sessionId = sessionInput.value.trim();
       if (sessionId !== '') void loadResults(sessionId);
     },

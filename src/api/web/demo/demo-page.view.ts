@@ -1,3 +1,5 @@
+import { DEMO_REPORT_CSS, DEMO_REPORT_HTML } from './demo-report.view';
+
 /**
  * The demo page of the JavaScript client: static HTML and CSS. Everything it shows is drawn by
  * demo-page.js (bundled from demo-page.script.ts) with the SDK the service serves, so the page
@@ -62,6 +64,8 @@ export const DEMO_PAGE_HTML = `<!doctype html>
     <p><a id="results-csv" download>Download CSV</a></p>
   </div>
 </section>
+
+${DEMO_REPORT_HTML}
 
 <section>
   <h2>Live session</h2>
@@ -132,4 +136,4 @@ figcaption { color: #5b6270; font-size: .85rem; margin-top: .25rem; }
 .grid { stroke: #d5d8de; stroke-width: 1; }
 .chart-label { font-size: 12px; fill: #1d1f23; }
 .chart-value { font-size: 12px; fill: #5b6270; }
-`;
+${DEMO_REPORT_CSS}`;

@@ -124,6 +124,9 @@ function nodeArgs(state: GaleraClusterState, node: GaleraNodeState, bootstrap: b
     `--socket=${path.join(node.dir, 'mysqld.sock')}`,
     `--pid-file=${path.join(node.dir, 'mysqld.pid')}`,
     `--log-error=${path.join(node.dir, 'error.log')}`,
+    // Temporary tables of its own: a node that starts or transfers state must never touch the
+    // files other servers of the machine keep in /tmp.
+    `--tmpdir=${path.join(node.dir, 'tmp')}`,
     `--port=${node.ports.port}`,
     '--bind-address=127.0.0.1',
     '--user=mysql',
@@ -268,7 +271,11 @@ export async function startClusterProcesses(
     startupMs: 0,
   };
   try {
-    for (const node of state.nodes) fs.mkdirSync(path.join(node.dir, 'data'), { recursive: true });
+    for (const node of state.nodes) {
+      for (const folder of ['data', 'tmp']) {
+        fs.mkdirSync(path.join(node.dir, folder), { recursive: true });
+      }
+    }
     // Only the first node needs system tables: the others receive its whole state by rsync.
     const [first] = state.nodes as [GaleraNodeState];
     await run('mariadb-install-db', [

@@ -33,6 +33,10 @@ export interface Dialect {
   integer(sql: string): string;
   /** Integer division of two integer expressions. */
   integerDivide(dividend: string, divisor: string): string;
+  /** Text expressions (numbers are written in decimal) joined end to end. */
+  concat(parts: readonly string[]): string;
+  /** The number of elements of a JSON array held in a text expression. */
+  jsonArrayLength(sql: string): string;
   /** `?, ?, ?` for a list of `count` parameters. */
   placeholders(count: number): string;
   /** The ESCAPE clause that goes after every LIKE of these patterns. */
@@ -105,6 +109,8 @@ const MYSQL: Dialect = {
   secondsBetween: (from, to) => `TIMESTAMPDIFF(SECOND, ${from}, ${to})`,
   integer: (sql) => `CAST(${sql} AS SIGNED)`,
   integerDivide: (dividend, divisor) => `(${dividend} DIV ${divisor})`,
+  concat: (parts) => `CONCAT(${parts.join(', ')})`,
+  jsonArrayLength: (sql) => `JSON_LENGTH(${sql})`,
   statementBatches: true,
   lastInsertId: 'LAST_INSERT_ID()',
   quote: quoteMysql,
@@ -119,6 +125,8 @@ const SQLITE: Dialect = {
     `CAST(strftime('%s', ${to}) AS INTEGER) - CAST(strftime('%s', ${from}) AS INTEGER)`,
   integer: (sql) => `CAST(${sql} AS INTEGER)`,
   integerDivide: (dividend, divisor) => `(${dividend} / ${divisor})`,
+  concat: (parts) => `(${parts.join(' || ')})`,
+  jsonArrayLength: (sql) => `json_array_length(${sql})`,
   statementBatches: false,
   lastInsertId: 'last_insert_rowid()',
   quote: quoteSqlite,

@@ -5,6 +5,7 @@
  * `QuizApi`.
  */
 export * from './types';
+export * from './statistics.types';
 export * from './errors';
 export { DataSet, type DataSetSource } from './data-set';
 export type {

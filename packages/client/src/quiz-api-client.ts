@@ -14,6 +14,7 @@ import {
 } from './data-set-export';
 import { exceptionFromResponse, TransportException } from './errors';
 import { watchSessionResults, type WebSocketConstructor } from './session-results.watch';
+import type { GetStatisticsParams, QuestionStatistic, QuizStatistic } from './statistics.types';
 import type {
   AddAnswersParams,
   AddAnswersResult,
@@ -121,6 +122,17 @@ function dateInterval(value: DateIntervalParam | undefined): string | undefined 
 function setId(ref: DataSetRef | undefined): string | undefined {
   if (ref === undefined) return undefined;
   return typeof ref === 'object' ? ref.dataSetId : String(ref);
+}
+
+/** The query parameters of both item analysis operations. */
+function statisticsParams(params: GetStatisticsParams): RequestParameters {
+  return {
+    userSetId: setId(params.userSetId),
+    quizSetId: setId(params.quizSetId),
+    sessionIds: params.sessionIds,
+    sessionId: params.sessionId,
+    numberOfItemsPerPage: params.numberOfItemsPerPage,
+  };
 }
 
 function parseQuiz(quiz: WireQuiz): Quiz {
@@ -309,6 +321,16 @@ export class QuizApiClient implements DataSetSource {
       includeQuizzes: params.includeQuizzes,
       numberOfItemsPerPage: params.numberOfItemsPerPage,
     });
+  }
+
+  /** Statistics of every question of the quiz set (contract.md §12; needs an access token). */
+  getQuestionStatistics(params: GetStatisticsParams): Promise<DataSet<QuestionStatistic>> {
+    return this.dataSet<QuestionStatistic>('getQuestionStatistics', statisticsParams(params));
+  }
+
+  /** Statistics of every quiz of the quiz set (contract.md §12; needs an access token). */
+  getQuizStatistics(params: GetStatisticsParams): Promise<DataSet<QuizStatistic>> {
+    return this.dataSet<QuizStatistic>('getQuizStatistics', statisticsParams(params));
   }
 
   /** Follows the results of a session the token's user owns (session-results.watch.ts). */

@@ -129,12 +129,16 @@ export interface QuizAggregateResult extends ResultValues {
 
 export type ComputedResult = DetailedResult | UserAggregateResult | QuizAggregateResult;
 
+import type { QuestionStatistic, QuizStatistic } from './statistics.types';
+
 /** The item type of each kind of data set. */
 export interface DataSetItemTypes {
   user: User;
   quiz: Quiz;
   userGroup: UserGroup;
   computedResult: ComputedResult;
+  questionStatistic: QuestionStatistic;
+  quizStatistic: QuizStatistic;
 }
 
 export type DataSetItemType = keyof DataSetItemTypes;

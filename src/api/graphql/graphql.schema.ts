@@ -6,6 +6,7 @@ import { DataSetResolver } from './resolvers/data-set.resolver';
 import { LiveResultsResolver } from './resolvers/live-results.resolver';
 import { QuizResolver } from './resolvers/quiz.resolver';
 import { SessionResolver } from './resolvers/session.resolver';
+import { QuestionStatisticResolver, QuizStatisticResolver } from './resolvers/statistics.resolver';
 import { UserResolver } from './resolvers/user.resolver';
 import { QUESTION_OBJECT_TYPES } from './types/question.type';
 
@@ -15,6 +16,8 @@ export const RESOLVERS = [
   UserResolver,
   DataSetResolver,
   ComputedResultResolver,
+  QuestionStatisticResolver,
+  QuizStatisticResolver,
   SessionResolver,
   LiveResultsResolver,
 ] as const;

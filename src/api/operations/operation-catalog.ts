@@ -14,6 +14,7 @@ import {
   getSessionResultsOperation,
   sessionResultsOperation,
 } from './results.operation';
+import { getQuestionStatisticsOperation, getQuizStatisticsOperation } from './statistics.operation';
 import { addAnswersOperation, addSessionOperation, getSessionOperation } from './session.operation';
 import { getUserAttributeOperation, getUserOperation } from './user.operation';
 
@@ -37,6 +38,8 @@ export const OPERATIONS = {
   exportDataSet: exportDataSetOperation,
   getResults: getResultsOperation,
   getSessionResults: getSessionResultsOperation,
+  getQuestionStatistics: getQuestionStatisticsOperation,
+  getQuizStatistics: getQuizStatisticsOperation,
   addSession: addSessionOperation,
   getSession: getSessionOperation,
   addAnswers: addAnswersOperation,

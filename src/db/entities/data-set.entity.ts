@@ -8,12 +8,20 @@ import {
 } from 'typeorm';
 import { datetime } from '../column-types';
 
-export const DATA_SET_ITEM_TYPES = ['user', 'quiz', 'userGroup', 'computedResult'] as const;
+export const DATA_SET_ITEM_TYPES = [
+  'user',
+  'quiz',
+  'userGroup',
+  'computedResult',
+  'questionStatistic',
+  'quizStatistic',
+] as const;
 export type DataSetItemType = (typeof DATA_SET_ITEM_TYPES)[number];
 
 /**
  * A set computed once by the operation that made it and kept for paging (contract.md §5).
- * Its members live in data_set_items (computed results in computed_results), written by
+ * Its members live in data_set_items (computed results in computed_results, item statistics in
+ * question_statistics and quiz_statistics), written by
  * INSERT … SELECT, never through the process.
  */
 @Entity('data_sets')

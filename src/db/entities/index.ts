@@ -11,11 +11,14 @@ import { User } from './user.entity';
 import { LoginFailure } from './login-failure.entity';
 import { RateLimitCounter } from './rate-limit-counter.entity';
 import { WebSession } from './web-session.entity';
+import { QuestionStatisticItem, QuizStatisticItem } from './statistic-items.entity';
 
 export {
   AccessToken,
   Answer,
   ComputedResultItem,
+  QuestionStatisticItem,
+  QuizStatisticItem,
   ApiKey,
   DataSet,
   DataSetItem,
@@ -53,6 +56,8 @@ export const ENTITIES = [
   DataSet,
   DataSetItem,
   ComputedResultItem,
+  QuestionStatisticItem,
+  QuizStatisticItem,
   WebSession,
   LoginFailure,
   RateLimitCounter,

@@ -5,12 +5,14 @@ import type { SqlFragment, SqlParam } from './sql-fragment';
 
 /**
  * The statements of the set tables: data_sets (one header per set) and the members tables
- * (data_set_items, computed_results), whose rows are keyed by (data_set_id, position) so that a
- * page is a range of the primary key. Which members table a set uses is the services' call.
+ * (data_set_items, computed_results, question_statistics, quiz_statistics), whose rows are
+ * keyed by (data_set_id, position) so that a page is a range of the primary key. Which members
+ * table a set uses is the services' call.
  */
 
 /** A set's members table. */
-export type MembersTable = 'data_set_items' | 'computed_results';
+export type MembersTable =
+  'data_set_items' | 'computed_results' | 'question_statistics' | 'quiz_statistics';
 
 /** The header of a new set, its total 0 until its members are written. */
 export function headerInsert(
@@ -181,5 +183,21 @@ export function deleteHeaders(dialect: Dialect, dataSetIds: readonly number[]): 
   return {
     sql: `DELETE FROM data_sets WHERE id IN (${dialect.placeholders(dataSetIds.length)})`,
     params: [...dataSetIds],
+  };
+}
+
+/** The members of a set whose quiz_id is one of `quizIds`, in position order. */
+export function membersOfQuizzes(
+  dialect: Dialect,
+  table: MembersTable,
+  columns: readonly string[],
+  dataSetId: SqlParam,
+  quizIds: readonly number[],
+): SqlFragment {
+  return {
+    sql: `SELECT ${columns.join(', ')} FROM ${table}
+           WHERE data_set_id = ? AND quiz_id IN (${dialect.placeholders(quizIds.length)})
+           ORDER BY position`,
+    params: [dataSetId, ...quizIds],
   };
 }

@@ -2,6 +2,10 @@ import { toNumber } from '../../db/dialect';
 import type { DataSetItemType } from '../../db/entities/data-set.entity';
 import type { MembersTable } from '../../db/sql/data-set.sql';
 import { RESULT_COLUMNS } from '../results/result-types.registry';
+import {
+  QUESTION_STATISTIC_FIELDS,
+  QUIZ_STATISTIC_FIELDS,
+} from '../statistics/item-statistics.registry';
 import type { DataSetPage, ResultRow } from './data-set.types';
 
 /**
@@ -58,6 +62,20 @@ export const DATA_SET_KINDS: Readonly<Record<DataSetItemType, DataSetKind>> = {
     ],
     members: 'rows',
     combinable: { refusedAs: 'sets of computed results' },
+  },
+  questionStatistic: {
+    itemType: 'questionStatistic',
+    membersTable: 'question_statistics',
+    pageColumns: ['position', ...QUESTION_STATISTIC_FIELDS.map((field) => field.column)],
+    members: 'rows',
+    combinable: { refusedAs: 'sets of question statistics' },
+  },
+  quizStatistic: {
+    itemType: 'quizStatistic',
+    membersTable: 'quiz_statistics',
+    pageColumns: ['position', ...QUIZ_STATISTIC_FIELDS.map((field) => field.column)],
+    members: 'rows',
+    combinable: { refusedAs: 'sets of quiz statistics' },
   },
 };
 

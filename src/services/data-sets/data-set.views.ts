@@ -7,6 +7,14 @@ import type { DataSetPage, ResultRow } from './data-set.types';
 import { toNumber } from '../../db/dialect';
 import { storedResultsShape, type StoredResultsShape } from '../results/result-parameters';
 import { resultTypeDefinition, type ResultType } from '../results/result-types.registry';
+import {
+  questionStatisticItems,
+  quizStatisticItems,
+  type QuestionStatisticView,
+  type QuizStatisticView,
+} from '../statistics/statistics.views';
+
+export type { QuestionStatisticView, QuizStatisticView } from '../statistics/statistics.views';
 
 /**
  * The items of a page as the requester may see them, for both transports: the view column of
@@ -41,7 +49,9 @@ export type DataSetPageView =
   | (PageMeta & { itemType: 'user'; items: UserView[] })
   | (PageMeta & { itemType: 'quiz'; items: QuizView[] })
   | (PageMeta & { itemType: 'userGroup'; items: UserGroupView[] })
-  | (PageMeta & { itemType: 'computedResult'; items: ComputedResultView[] });
+  | (PageMeta & { itemType: 'computedResult'; items: ComputedResultView[] })
+  | (PageMeta & { itemType: 'questionStatistic'; items: QuestionStatisticView[] })
+  | (PageMeta & { itemType: 'quizStatistic'; items: QuizStatisticView[] });
 
 /** Users: the id always, details where the policy allows (userView). */
 export function userItems(ctx: RequestContext, ids: readonly number[]): Promise<UserView[]> {
@@ -138,6 +148,9 @@ const ITEM_VIEWS: {
   quiz: (ctx, page) => quizItems(ctx, page.itemIds),
   userGroup: (ctx, page) => userGroupItems(ctx, page.itemIds),
   computedResult: (_ctx, page) => Promise.resolve(computedResultItems(page)),
+  questionStatistic: (_ctx, page) => Promise.resolve(questionStatisticItems(page.resultRows)),
+  quizStatistic: (_ctx, page) =>
+    Promise.resolve(quizStatisticItems(page.dataSetId, page.resultRows)),
 };
 
 /** A page with its items, by item type. */

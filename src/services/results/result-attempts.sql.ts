@@ -36,8 +36,11 @@ export function storedSets(request: Pick<ResultsRequest, 'userSetId' | 'quizSetI
   return { users: storedMembers(request.userSetId), quizzes: storedMembers(request.quizSetId) };
 }
 
-/** The answers' sessions restricted to the request's, when it names some. */
-function sessionFilter(dialect: Dialect, request: ResultsOptions): SqlFragment {
+/** The answers' (alias `a`) sessions restricted to the request's, when it names some. */
+export function sessionFilter(
+  dialect: Dialect,
+  request: Pick<ResultsOptions, 'sessionIds'>,
+): SqlFragment {
   if (!request.sessionIds) return { sql: '', params: [] };
   return {
     sql: ` AND a.session_id IN (${dialect.placeholders(request.sessionIds.length)})`,

@@ -106,12 +106,17 @@ function parseChoice<T extends string>(
   return text as T;
 }
 
-function requiredId(operation: string, name: string, value: RawParam): number {
+/** A set id that must be given. */
+export function requiredId(operation: string, name: string, value: RawParam): number {
   if (!isGiven(value)) throw Errors.missingParameter(operation, name);
   return parseIdParam(operation, name, value);
 }
 
-function parseSessions(operation: string, raw: RawResultsParams): number[] | null {
+/** sessionIds or sessionId (not both): sorted and without repeats; null for every session. */
+export function parseSessions(
+  operation: string,
+  raw: Pick<RawResultsParams, 'sessionIds' | 'sessionId'>,
+): number[] | null {
   const list = listItems(raw.sessionIds ?? undefined);
   const single = isGiven(raw.sessionId) ? raw.sessionId : undefined;
   if (list && single !== undefined) {

@@ -34,25 +34,13 @@ export function resultsScope(ctx: RequestContext, options: ResultsOptions): Atte
 }
 
 /**
- * getResults (contract.md §7): the results of a user set on a quiz set, computed by the database
- * into a new computedResult set owned by the requester; returns its first page.
- *
- * Parameters come raw from either transport and are all checked here (see parseResultsRequest).
- * Detailed results (no aggregationFunctions) need a token and show only the attempts in
- * sessions the requester owns and the requester's own attempts; with includeQuizzes=all they
- * add, and show, a zero attempt (sessionId null) for every (user, quiz) pair with no attempt the
- * requester may see, so a teacher sees a zero for each pupil who did not play a quiz in the
- * teacher's sessions, whatever was played in others'. Percentiles always rank an attempt among
- * all the attempts of the user set on its quiz, seen or not, and the zeros of the request.
- * Aggregated results are open to anonymous requesters and cover every attempt (zeros only for
- * pairs without any).
+ * Checks that userSetId names a user set and quizSetId a quiz set, both readable by the
+ * requester: both in one read (none when this process knows them), in parameter order.
  */
-export async function getResults(ctx: RequestContext, raw: RawResultsParams): Promise<DataSetPage> {
-  const request = parseResultsRequest(ctx.operation, raw);
-  // Checked before any read, so a refused request touches nothing.
-  parsePageSize(ctx.operation, raw.numberOfItemsPerPage, ctx.config.pageSize);
-  const scope = resultsScope(ctx, request);
-  // Both sets in one read (none when this process knows them), checked in parameter order.
+export async function requireUserAndQuizSets(
+  ctx: RequestContext,
+  request: { userSetId: number; quizSetId: number },
+): Promise<void> {
   const expected = { userSetId: 'user', quizSetId: 'quiz' } as const;
   await requireReadableDataSets(
     ctx,
@@ -72,6 +60,28 @@ export async function getResults(ctx: RequestContext, raw: RawResultsParams): Pr
       }
     },
   );
+}
+
+/**
+ * getResults (contract.md §7): the results of a user set on a quiz set, computed by the database
+ * into a new computedResult set owned by the requester; returns its first page.
+ *
+ * Parameters come raw from either transport and are all checked here (see parseResultsRequest).
+ * Detailed results (no aggregationFunctions) need a token and show only the attempts in
+ * sessions the requester owns and the requester's own attempts; with includeQuizzes=all they
+ * add, and show, a zero attempt (sessionId null) for every (user, quiz) pair with no attempt the
+ * requester may see, so a teacher sees a zero for each pupil who did not play a quiz in the
+ * teacher's sessions, whatever was played in others'. Percentiles always rank an attempt among
+ * all the attempts of the user set on its quiz, seen or not, and the zeros of the request.
+ * Aggregated results are open to anonymous requesters and cover every attempt (zeros only for
+ * pairs without any).
+ */
+export async function getResults(ctx: RequestContext, raw: RawResultsParams): Promise<DataSetPage> {
+  const request = parseResultsRequest(ctx.operation, raw);
+  // Checked before any read, so a refused request touches nothing.
+  parsePageSize(ctx.operation, raw.numberOfItemsPerPage, ctx.config.pageSize);
+  const scope = resultsScope(ctx, request);
+  await requireUserAndQuizSets(ctx, request);
   return createDataSetFrom(ctx, 'computedResult', resultsQuery(request, ctx.db.dialect, scope), {
     numberOfItemsPerPage: raw.numberOfItemsPerPage,
     parameters: resultsParametersJson(request),

@@ -3,6 +3,12 @@ import { DATA_SET_ITEM_TYPES, type DataSetItemType } from '../../../db/entities/
 import type { DataSetPageView } from '../../../services/data-sets/data-set.views';
 import { ComputedResultObject, toComputedResultObject } from './computed-result.type';
 import { QuizObject, toQuizObject } from './quiz.type';
+import {
+  QuestionStatisticObject,
+  QuizStatisticObject,
+  toQuestionStatisticObject,
+  toQuizStatisticObject,
+} from './statistics.type';
 import { toUserType, UserType } from './user.type';
 
 export const ItemTypeEnum = Object.fromEntries(DATA_SET_ITEM_TYPES.map((t) => [t, t])) as Record<
@@ -36,9 +42,19 @@ export class UserGroupObject {
 export const DataSetItemUnion = createUnionType({
   name: 'DataSetItem',
   description: 'An item of a data set; its type follows the set itemType.',
-  types: () => [UserType, QuizObject, UserGroupObject, ComputedResultObject] as const,
+  types: () =>
+    [
+      UserType,
+      QuizObject,
+      UserGroupObject,
+      ComputedResultObject,
+      QuestionStatisticObject,
+      QuizStatisticObject,
+    ] as const,
   resolveType: (value) => {
     if (value instanceof QuizObject) return QuizObject;
+    if (value instanceof QuestionStatisticObject) return QuestionStatisticObject;
+    if (value instanceof QuizStatisticObject) return QuizStatisticObject;
     if (value instanceof UserGroupObject) return UserGroupObject;
     if (value instanceof ComputedResultObject) return ComputedResultObject;
     return UserType;
@@ -90,6 +106,10 @@ function itemObjects(page: DataSetPageView): DataSetObject['items'] {
       );
     case 'computedResult':
       return page.items.map(toComputedResultObject);
+    case 'questionStatistic':
+      return page.items.map(toQuestionStatisticObject);
+    case 'quizStatistic':
+      return page.items.map(toQuizStatisticObject);
   }
 }
 

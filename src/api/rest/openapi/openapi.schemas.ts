@@ -3,10 +3,16 @@ import { QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
 import { MAX_JSON_DEPTH } from '../../../domain/validation/checks';
 import { MEDIA_TYPES } from '../../../db/entities/question.entity';
 import { QUIZ_VISIBILITIES } from '../../../db/entities/quiz.entity';
+import { DATA_SET_ITEM_TYPES } from '../../../db/entities/data-set.entity';
 import { ERROR_TABLE } from '../../../errors';
 import { QUIZ_PUBLIC_FIELDS } from '../../../services/quizzes/quiz.views';
 import { SESSION_SCHEMAS } from './openapi.session-schemas';
 import { AGGREGATION_FUNCTIONS, RESULT_TYPES } from '../../../services/results/result-parameters';
+import {
+  QUESTION_STATISTIC_FIELDS,
+  QUIZ_STATISTIC_FIELDS,
+  type StatisticField,
+} from '../../../services/statistics/item-statistics.registry';
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses it) of the legacy wire shapes. */
 export type JsonSchema = Record<string, unknown>;
@@ -47,6 +53,29 @@ const propositions: JsonSchema = {
   maxItems: QUIZ_LIMITS.propositions.max,
 };
 const tolerance: JsonSchema = { enum: [0, 5, 20, 30] };
+
+/** The JSON of a statistic item: its id, then the registry's fields, all present. */
+function statisticSchema(fields: readonly StatisticField[], description: string): JsonSchema {
+  const schemaOf = (field: StatisticField): JsonSchema => {
+    switch (field.value) {
+      case 'integer':
+        return field.name === 'quizId' ? idString : { type: 'integer', minimum: 0 };
+      case 'number':
+        return { type: ['number', 'null'] };
+      case 'text':
+        return { type: 'string' };
+      case 'counts':
+        return { type: ['array', 'null'], items: { type: 'integer', minimum: 0 } };
+    }
+  };
+  const properties = Object.fromEntries(
+    fields.map((field) => [field.name, { ...schemaOf(field), description: field.description }]),
+  );
+  return {
+    ...object({ id: idString, ...properties }, ['id', ...fields.map((field) => field.name)]),
+    description,
+  };
+}
 
 /** One number per requested result type; aggregated values are null for a group without attempts. */
 function resultValues(nullable: boolean): Record<string, JsonSchema> {
@@ -220,6 +249,14 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     description:
       'One attempt (detailed; sessionId null for a zero attempt of includeQuizzes=all) or one aggregation function over a user or a quiz, with one number per requested result type, rounded to 2 decimals. `id` is unique within its set.',
   },
+  QuestionStatistic: statisticSchema(
+    QUESTION_STATISTIC_FIELDS,
+    'One question of a quiz of the quiz set, over the attempts counted (contract.md §12). `id` is unique within its set.',
+  ),
+  QuizStatistic: statisticSchema(
+    QUIZ_STATISTIC_FIELDS,
+    'One quiz of the quiz set, over the attempts counted (contract.md §12). `id` is unique within its set.',
+  ),
   ItemAttribute: object(
     {
       itemType: { enum: ['user', 'quiz'] },
@@ -242,7 +279,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     ],
     properties: {
       dataSetId: idString,
-      itemType: { enum: ['user', 'quiz', 'userGroup', 'computedResult'] },
+      itemType: { enum: [...DATA_SET_ITEM_TYPES] },
       numberOfPages: { type: 'integer', minimum: 0 },
       numberOfItemsPerPage: { type: 'integer', minimum: 1, maximum: 1000 },
       totalNumberOfItems: { type: 'integer', minimum: 0 },
@@ -258,6 +295,18 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
         properties: {
           itemType: { const: 'computedResult' },
           items: { items: ref('ComputedResult') },
+        },
+      },
+      {
+        properties: {
+          itemType: { const: 'questionStatistic' },
+          items: { items: ref('QuestionStatistic') },
+        },
+      },
+      {
+        properties: {
+          itemType: { const: 'quizStatistic' },
+          items: { items: ref('QuizStatistic') },
         },
       },
     ],

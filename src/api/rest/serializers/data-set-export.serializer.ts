@@ -66,6 +66,8 @@ const SCHEMA_OF: Readonly<Record<Exclude<DataSetItemType, 'computedResult'>, str
   user: 'User',
   quiz: 'Quiz',
   userGroup: 'UserGroup',
+  questionStatistic: 'QuestionStatistic',
+  quizStatistic: 'QuizStatistic',
 };
 
 /** The columns of a set's CSV, in the order of the item's JSON fields. */

@@ -1,8 +1,15 @@
 import type {
   ComputedResultView,
   DataSetPageView,
+  QuestionStatisticView,
+  QuizStatisticView,
   UserGroupView,
 } from '../../../services/data-sets/data-set.views';
+import {
+  QUESTION_STATISTIC_FIELDS,
+  QUIZ_STATISTIC_FIELDS,
+  type StatisticField,
+} from '../../../services/statistics/item-statistics.registry';
 import type { DataSetItemsView } from '../../../services/data-sets/data-set-export.service';
 import { legacyId } from './legacy-format';
 import { serializeQuiz, serializeUser } from './quiz.serializer';
@@ -29,6 +36,19 @@ export function serializeComputedResult(result: ComputedResultView): Record<stri
   return json;
 }
 
+/** A statistic item (contract.md §12): its id and the quiz's as strings, then the registry's fields. */
+export function serializeStatistic(
+  item: QuestionStatisticView | QuizStatisticView,
+  fields: readonly StatisticField[],
+): Record<string, unknown> {
+  const values = item as unknown as Record<string, unknown>;
+  const json: Record<string, unknown> = { id: legacyId(item.id) };
+  for (const field of fields) {
+    json[field.name] = field.name === 'quizId' ? legacyId(item.quizId) : values[field.name];
+  }
+  return json;
+}
+
 /** The legacy JSON of items of one item type: a page's, or a chunk of an export. */
 export function serializeDataSetItems(page: DataSetItemsView): Record<string, unknown>[] {
   switch (page.itemType) {
@@ -40,6 +60,10 @@ export function serializeDataSetItems(page: DataSetItemsView): Record<string, un
       return page.items.map(serializeUserGroup);
     case 'computedResult':
       return page.items.map(serializeComputedResult);
+    case 'questionStatistic':
+      return page.items.map((item) => serializeStatistic(item, QUESTION_STATISTIC_FIELDS));
+    case 'quizStatistic':
+      return page.items.map((item) => serializeStatistic(item, QUIZ_STATISTIC_FIELDS));
   }
 }
 

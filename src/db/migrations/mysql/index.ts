@@ -2,6 +2,7 @@ import { InitialSchema1795313645140 } from './1795313645140-InitialSchema';
 import { ComputedResultsTable1795321995755 } from './1795321995755-ComputedResultsTable';
 import { RateLimits1795476442554 } from './1795476442554-RateLimits';
 import { SessionIngestion1795491343684 } from './1795491343684-SessionIngestion';
+import { ItemStatistics1795528520589 } from './1795528520589-ItemStatistics';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
 export const MYSQL_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MYSQL_MIGRATIONS = [
   ComputedResultsTable1795321995755,
   RateLimits1795476442554,
   SessionIngestion1795491343684,
+  ItemStatistics1795528520589,
 ];

@@ -2,6 +2,7 @@ import { InitialSchema1795313647797 } from './1795313647797-InitialSchema';
 import { ComputedResultsTable1795322000197 } from './1795322000197-ComputedResultsTable';
 import { RateLimits1795476446594 } from './1795476446594-RateLimits';
 import { SessionIngestion1795491348597 } from './1795491348597-SessionIngestion';
+import { ItemStatistics1795528532848 } from './1795528532848-ItemStatistics';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
 export const SQLITE_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const SQLITE_MIGRATIONS = [
   ComputedResultsTable1795322000197,
   RateLimits1795476446594,
   SessionIngestion1795491348597,
+  ItemStatistics1795528532848,
 ];

@@ -1,0 +1,45 @@
+import type { DataSetRef, Id, PageSizeParams } from './types';
+
+/** Item analysis (contract.md §12): the items of getQuestionStatistics and getQuizStatistics. */
+
+/** One question of a quiz of the quiz set; numbers rounded to 2 decimals. */
+export interface QuestionStatistic {
+  /** Unique within its set. */
+  id: string;
+  quizId: string;
+  /** 0-based place of the question in its quiz. */
+  questionIndex: number;
+  title: string;
+  type: string;
+  nbAttempts: number;
+  nbAnswers: number;
+  /** 100 × good answers / attempts; null without attempts or in a survey. */
+  facility: number | null;
+  /** Correlation of the question's score with the rest of the attempt's; null without variance. */
+  discrimination: number | null;
+  /** Multiple choice: answers that chose each proposition, by index; null otherwise. */
+  choiceCounts: number[] | null;
+}
+
+/** One quiz of the quiz set; numbers rounded to 2 decimals, null without attempts or for a survey. */
+export interface QuizStatistic {
+  id: string;
+  quizId: string;
+  nbAttempts: number;
+  mean: number | null;
+  median: number | null;
+  stddev: number | null;
+  /** null below 2 attempts or 2 questions. */
+  cronbachAlpha: number | null;
+  /** Attempts by goodAnswersPercent in [0,10), [10,20) … [90,100]. */
+  histogram: number[] | null;
+}
+
+/** Both operations need an access token; only attempts the requester may see in detail count. */
+export interface GetStatisticsParams extends PageSizeParams {
+  userSetId: DataSetRef;
+  quizSetId: DataSetRef;
+  /** Restricts the answers to these sessions. */
+  sessionIds?: readonly Id[];
+  sessionId?: Id;
+}

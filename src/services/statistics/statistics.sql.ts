@@ -1,0 +1,249 @@
+import type { Dialect } from '../../db/dialect';
+import { attemptScopeSql } from '../../db/sql/access-policy.sql';
+import { roundedSql } from '../../db/sql/rounding.sql';
+import type { RowsQuery } from '../../db/sql/rows-query.sql';
+import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
+import type { AttemptScope } from '../../domain/policy/access.policy';
+import { QUIZ_LIMITS } from '../../domain/quizzes/quiz-content.validator';
+import { sessionFilter, type ResultsSets } from '../results/result-attempts.sql';
+
+/**
+ * The queries of item analysis (contract.md §12), run inside the database like results: their
+ * rows are written into the set by INSERT … SELECT (data-set.store.ts), never read by the process.
+ *
+ * Every statistic comes from integer sums, so both dialects compute the same numbers (SQLite has
+ * no STDDEV) and ties round alike. For a question with score x (0/1) in an attempt of total T
+ * (good answers), over the n attempts of its quiz, with G = Σx (good answers to it),
+ * XT = Σ x·T, ST = ΣT and ST2 = ΣT², the rest score y = T − x has Σy = ST − G,
+ * Σy² = ST2 − 2·XT + G and Σxy = XT − G; the Pearson correlation is then
+ * (n·Σxy − G·Σy) / √((n·G − G²)(n·Σy² − (Σy)²)).
+ * Cronbach's alpha over k questions is k/(k−1) × (1 − Σ G(n−G) / (n·ST2 − ST²)): the question
+ * variances and the total variance share the factor 1/n².
+ */
+
+export interface StatisticsRequest {
+  sets: ResultsSets;
+  /** null: every session. */
+  sessionIds: number[] | null;
+  /** The attempts counted: those the requester may see in detail. */
+  scope: AttemptScope;
+}
+
+/** The two question types whose answers choose propositions by index. */
+const CHOICE_TYPES = `('MultipleChoicesOneGoodAnswer', 'MultipleChoicesSeveralGoodAnswers')`;
+const PROPOSITIONS = Array.from({ length: QUIZ_LIMITS.propositions.max }, (_, index) => index);
+const BINS = Array.from({ length: 10 }, (_, index) => index);
+
+/** The answers counted (alias `a`): the two sets, the sessions asked for, the attempt scope. */
+function countedAnswers(dialect: Dialect, request: StatisticsRequest): SqlFragment {
+  const users = request.sets.users.ids('us');
+  const quizzes = request.sets.quizzes.ids('qs');
+  const sessions = sessionFilter(dialect, request);
+  const seen = attemptScopeSql(request.scope, 'a');
+  return {
+    sql: `a.user_id IN (${users.sql})
+     AND a.quiz_id IN (${quizzes.sql})${sessions.sql}${seen ? `\n     AND ${seen.sql}` : ''}`,
+    params: [...users.params, ...quizzes.params, ...sessions.params, ...(seen?.params ?? [])],
+  };
+}
+
+/**
+ * Whether the stored answer `value` (JSON: an index, or a sorted array of indexes) chose
+ * proposition `index`.
+ */
+function chooses(dialect: Dialect, value: string, index: number): string {
+  const listed = dialect.concat([`','`, `SUBSTR(${value}, 2, LENGTH(${value}) - 2)`, `','`]);
+  return `(${value} = '${index}' OR (${value} LIKE '[%' AND ${listed} LIKE '%,${index},%'))`;
+}
+
+/** `[c0,c1,…]` of the first `count` of the columns, as text. */
+function jsonCounts(dialect: Dialect, columns: readonly string[], count: string | null): string {
+  const [first, ...rest] = columns;
+  const parts = rest.map((column, offset) =>
+    count === null
+      ? dialect.concat([`','`, column])
+      : `CASE WHEN ${count} > ${offset + 1} THEN ${dialect.concat([`','`, column])} ELSE '' END`,
+  );
+  return dialect.concat([`'['`, first as string, ...parts, `']'`]);
+}
+
+/**
+ * One row per question of every quiz of the quiz set, in (quiz, question) order, with the
+ * columns of question_statistics. `scored` holds each counted answer with its attempt's total
+ * (a window over the attempt, so the answers are read once), and `nth` = 1 on one answer per
+ * attempt, which counts the attempts.
+ */
+export function questionStatisticsQuery(dialect: Dialect, request: StatisticsRequest): RowsQuery {
+  const counted = countedAnswers(dialect, request);
+  const choiceSums = PROPOSITIONS.map(
+    (index) =>
+      `SUM(CASE WHEN ${chooses(dialect, 's.value', index)} THEN 1 ELSE 0 END) AS c${index}`,
+  );
+  const quizRows = request.sets.quizzes.rows('g');
+  const n = 'qs.n';
+  const g = 'COALESCE(k.g, 0)';
+  const xt = 'COALESCE(k.xt, 0)';
+  const sy = `(qs.st - ${g})`;
+  const syy = `(qs.st2 - 2 * ${xt} + ${g})`;
+  const sxy = `(${xt} - ${g})`;
+  const vx = `(${n} * ${g} - ${g} * ${g})`;
+  const vy = `(${n} * ${syy} - ${sy} * ${sy})`;
+  const survey = 'qn.good_answer IS NULL';
+  const counts = jsonCounts(
+    dialect,
+    PROPOSITIONS.map((index) => `COALESCE(k.c${index}, 0)`),
+    dialect.jsonArrayLength('qn.propositions'),
+  );
+  return {
+    with: {
+      sql: `WITH scored AS (
+  SELECT a.quiz_id AS quiz_id, a.question_id AS question_id, a.value AS value, a.good AS good,
+         SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) OVER w AS total,
+         ROW_NUMBER() OVER w AS nth
+    FROM answers a
+   WHERE ${counted.sql}
+  WINDOW w AS (PARTITION BY a.user_id, a.quiz_id, a.session_id)
+), quiz_sums AS (
+  SELECT s.quiz_id AS quiz_id, COUNT(*) AS n, SUM(s.total) AS st, SUM(s.total * s.total) AS st2
+    FROM scored s
+   WHERE s.nth = 1
+   GROUP BY s.quiz_id
+), question_sums AS (
+  SELECT s.question_id AS question_id, COUNT(*) AS nb_answers,
+         SUM(CASE WHEN s.good = 1 THEN 1 ELSE 0 END) AS g,
+         SUM(CASE WHEN s.good = 1 THEN s.total ELSE 0 END) AS xt,
+         ${choiceSums.join(',\n         ')}
+    FROM scored s
+   GROUP BY s.question_id
+)`,
+      params: counted.params,
+    },
+    columns: [
+      { name: 'position', sql: 'ROW_NUMBER() OVER (ORDER BY qn.quiz_id, qn.position)' },
+      { name: 'quiz_id', sql: 'qn.quiz_id' },
+      { name: 'question_index', sql: 'qn.position' },
+      { name: 'title', sql: 'qn.title' },
+      { name: 'type', sql: 'qn.type' },
+      { name: 'nb_attempts', sql: `COALESCE(${n}, 0)` },
+      { name: 'nb_answers', sql: 'COALESCE(k.nb_answers, 0)' },
+      { name: 'nb_good_answers', sql: `CASE WHEN ${survey} THEN NULL ELSE ${g} END` },
+      {
+        name: 'facility',
+        sql: `CASE WHEN ${survey} OR ${n} IS NULL THEN NULL
+                   ELSE ${roundedSql(dialect, `1e2 * ${g} / ${n}`)} END`,
+      },
+      {
+        // Either variance zero (or no attempt): no correlation.
+        name: 'discrimination',
+        sql: `CASE WHEN ${survey} OR ${n} IS NULL OR ${vx} = 0 OR ${vy} = 0 THEN NULL
+                   ELSE ${roundedSql(dialect, `(${n} * ${sxy} - ${g} * ${sy}) / SQRT(1e0 * ${vx} * ${vy})`)} END`,
+      },
+      {
+        name: 'choice_counts',
+        sql: `CASE WHEN qn.type IN ${CHOICE_TYPES} THEN ${counts} ELSE NULL END`,
+      },
+    ],
+    from: {
+      sql: `  FROM ${quizRows.table.sql}
+  JOIN questions qn ON qn.quiz_id = g.item_id
+  LEFT JOIN quiz_sums qs ON qs.quiz_id = qn.quiz_id
+  LEFT JOIN question_sums k ON k.question_id = qn.id${quizRows.where ? `\n WHERE ${quizRows.where.sql}` : ''}`,
+      params: [...quizRows.table.params, ...(quizRows.where?.params ?? [])] as SqlParam[],
+    },
+    orderBy: 'position',
+  };
+}
+
+/**
+ * One row per quiz of the quiz set, in the set's order, with the columns of quiz_statistics.
+ * The attempts' totals come from the covering answer indexes; the question variances of alpha
+ * from the question statistics the same set holds (`questionsOf`, written just before by
+ * questionStatisticsQuery), so the answers' question ids are read once per set.
+ */
+export function quizStatisticsQuery(
+  dialect: Dialect,
+  request: StatisticsRequest,
+  questionsOf: SqlParam,
+): RowsQuery {
+  const counted = countedAnswers(dialect, request);
+  const quizRows = request.sets.quizzes.rows('g');
+  const bin = `CASE WHEN r.total >= r.k THEN 9 ELSE ${dialect.integerDivide('10 * r.total', 'r.k')} END`;
+  const bins = BINS.map(
+    (index) => `SUM(CASE WHEN ${bin} = ${index} THEN 1 ELSE 0 END) AS h${index}`,
+  );
+  const middle = 'CASE WHEN 2 * r.rn BETWEEN r.c AND r.c + 2 THEN r.total END';
+  const variance = '(s.n * s.st2 - s.st * s.st)';
+  const none = 'q.survey = 1 OR s.n IS NULL';
+  const k = 'q.nb_questions';
+  return {
+    with: {
+      sql: `WITH attempts AS (
+  SELECT a.quiz_id AS quiz_id, SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) AS total
+    FROM answers a
+   WHERE ${counted.sql}
+   GROUP BY a.user_id, a.quiz_id, a.session_id
+), ranked AS (
+  SELECT t.quiz_id AS quiz_id, t.total AS total, q.nb_questions AS k,
+         ROW_NUMBER() OVER (PARTITION BY t.quiz_id ORDER BY t.total) AS rn,
+         COUNT(*) OVER (PARTITION BY t.quiz_id) AS c
+    FROM attempts t
+    JOIN quizzes q ON q.id = t.quiz_id
+), sums AS (
+  SELECT r.quiz_id AS quiz_id, COUNT(*) AS n, SUM(r.total) AS st, SUM(r.total * r.total) AS st2,
+         MIN(${middle}) + MAX(${middle}) AS middle2,
+         ${bins.join(',\n         ')}
+    FROM ranked r
+   GROUP BY r.quiz_id
+), items AS (
+  SELECT i.quiz_id AS quiz_id, SUM(i.nb_good_answers * (i.nb_attempts - i.nb_good_answers)) AS iv
+    FROM question_statistics i
+   WHERE i.data_set_id = ?
+   GROUP BY i.quiz_id
+)`,
+      params: [...counted.params, questionsOf],
+    },
+    columns: [
+      { name: 'position', sql: 'ROW_NUMBER() OVER (ORDER BY g.position)' },
+      { name: 'quiz_id', sql: 'g.item_id' },
+      { name: 'nb_attempts', sql: 'COALESCE(s.n, 0)' },
+      {
+        name: 'mean',
+        sql: `CASE WHEN ${none} THEN NULL ELSE ${roundedSql(dialect, `1e2 * s.st / (s.n * ${k})`)} END`,
+      },
+      {
+        // middle2: twice the middle total, or the two middle ones added.
+        name: 'median',
+        sql: `CASE WHEN ${none} THEN NULL ELSE ${roundedSql(dialect, `1e2 * s.middle2 / (2 * ${k})`)} END`,
+      },
+      {
+        name: 'stddev',
+        sql: `CASE WHEN ${none} THEN NULL
+                   ELSE ${roundedSql(dialect, `1e2 * SQRT(1e0 * ${variance}) / (s.n * ${k})`)} END`,
+      },
+      {
+        name: 'cronbach_alpha',
+        sql: `CASE WHEN ${none} OR s.n < 2 OR ${k} < 2 OR ${variance} = 0 THEN NULL
+                   ELSE ${roundedSql(
+                     dialect,
+                     `${k} / (${k} - 1e0) * (1 - COALESCE(i.iv, 0) / (1e0 * ${variance}))`,
+                   )} END`,
+      },
+      {
+        name: 'histogram',
+        sql: `CASE WHEN q.survey = 1 THEN NULL ELSE ${jsonCounts(
+          dialect,
+          BINS.map((index) => `COALESCE(s.h${index}, 0)`),
+          null,
+        )} END`,
+      },
+    ],
+    from: {
+      sql: `  FROM ${quizRows.table.sql}
+  JOIN quizzes q ON q.id = g.item_id
+  LEFT JOIN sums s ON s.quiz_id = g.item_id
+  LEFT JOIN items i ON i.quiz_id = g.item_id${quizRows.where ? `\n WHERE ${quizRows.where.sql}` : ''}`,
+      params: [...quizRows.table.params, ...(quizRows.where?.params ?? [])] as SqlParam[],
+    },
+    orderBy: 'position',
+  };
+}

@@ -6,6 +6,7 @@
  */
 export * from './types';
 export * from './statistics.types';
+export * from './live-results.types';
 export * from './errors';
 export { DataSet, type DataSetSource } from './data-set';
 export type {

@@ -58,12 +58,14 @@ import type {
   Quiz,
   ResultOf,
   Session,
-  SessionResultsHandlers,
-  SessionResultsWatch,
   User,
   UserGroup,
-  WatchSessionResultsParams,
 } from './types';
+import type {
+  SessionResultsHandlers,
+  SessionResultsWatch,
+  WatchSessionResultsParams,
+} from './live-results.types';
 
 /** The fetch the client calls; the global one unless a test or a runtime gives another. */
 export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;

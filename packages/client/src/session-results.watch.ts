@@ -6,14 +6,12 @@ import {
   type GraphQLErrorObject,
   type ServiceApiException,
 } from './errors';
+import type { ComputedResult, ResultOf, ResultType } from './types';
 import type {
-  ComputedResult,
-  ResultOf,
-  ResultType,
   SessionResultsHandlers,
   SessionResultsWatch,
   WatchSessionResultsParams,
-} from './types';
+} from './live-results.types';
 
 /**
  * Live results (contract.md §10): the sessionResults subscription over WebSocket at

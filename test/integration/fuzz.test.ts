@@ -93,6 +93,8 @@ const WRITING = new Set([
   'getResults',
   'computeDataSet',
   'getSessionResults',
+  'getQuestionStatistics',
+  'getQuizStatistics',
 ]);
 
 /** Stand-in ids, to list the operations before the fixture exists. */
@@ -180,7 +182,14 @@ async function startTarget(label: string): Promise<Target> {
     if (res.status !== 200 || !body.dataSetId || !body.itemType) {
       throw new Error(`fixture ${operation}?${query}: ${res.status} ${JSON.stringify(body)}`);
     }
-    sets[owner] ??= { user: [], quiz: [], userGroup: [], computedResult: [] };
+    sets[owner] ??= {
+      user: [],
+      quiz: [],
+      userGroup: [],
+      computedResult: [],
+      questionStatistic: [],
+      quizStatistic: [],
+    };
     sets[owner][body.itemType].push(body.dataSetId);
     return body.dataSetId;
   };
@@ -197,6 +206,8 @@ async function startTarget(label: string): Promise<Target> {
     'getResults',
     `${sets1}&aggregationFunctions=average,max&groupBy=quiz&${asTeacher}`,
   );
+  await make('teacher', 'getQuestionStatistics', `${sets1}&${asTeacher}`);
+  await make('teacher', 'getQuizStatistics', `${sets1}&numberOfItemsPerPage=1&${asTeacher}`);
   await make(
     'teacher',
     'computeDataSet',

@@ -211,6 +211,22 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
       },
       returns: DATA_SET,
     },
+    ...(['getQuestionStatistics', 'getQuizStatistics'] as const).map((name) => ({
+      name,
+      operation: 'query' as const,
+      args: {
+        numberOfItemsPerPage: INT,
+        quizSetId: id(setIds(pools, owner, 'quiz'), true),
+        sessionId: id(pools.sessionIds),
+        sessionIds: {
+          type: '[ID!]',
+          clean: fc.uniqueArray(sessionIds.clean, { minLength: 1, maxLength: 3 }),
+          any: fc.oneof(fc.array(sessionIds.any, { maxLength: 4 }), sessionIds.any),
+        },
+        userSetId: id(setIds(pools, owner, 'user'), true),
+      },
+      returns: DATA_SET,
+    })),
     {
       name: 'getSessionResults',
       operation: 'query',

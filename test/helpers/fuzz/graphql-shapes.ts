@@ -105,10 +105,47 @@ const COMPUTED_RESULT: ObjectShape = {
     session: () => SESSION,
   },
 };
+const QUESTION_STATISTIC: ObjectShape = {
+  kind: 'object',
+  name: 'QuestionStatistic',
+  fields: {
+    ...scalars(
+      'id',
+      'quizId',
+      'questionIndex',
+      'title',
+      'type',
+      'nbAttempts',
+      'nbAnswers',
+      'facility',
+      'discrimination',
+      'choiceCounts',
+    ),
+    quiz: () => QUIZ,
+  },
+};
+const QUIZ_STATISTIC: ObjectShape = {
+  kind: 'object',
+  name: 'QuizStatistic',
+  fields: {
+    ...scalars(
+      'id',
+      'quizId',
+      'nbAttempts',
+      'mean',
+      'median',
+      'stddev',
+      'cronbachAlpha',
+      'histogram',
+    ),
+    quiz: () => QUIZ,
+    questions: () => QUESTION_STATISTIC,
+  },
+};
 const DATA_SET_ITEM: UnionShape = {
   kind: 'union',
   name: 'DataSetItem',
-  members: () => [USER, QUIZ, USER_GROUP, COMPUTED_RESULT],
+  members: () => [USER, QUIZ, USER_GROUP, COMPUTED_RESULT, QUESTION_STATISTIC, QUIZ_STATISTIC],
 };
 export const DATA_SET: ObjectShape = {
   kind: 'object',

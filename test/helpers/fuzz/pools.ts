@@ -4,8 +4,16 @@
 
 import type { QuestionType } from '../../../src/domain/questions/question-types';
 
-export type ItemType = 'user' | 'quiz' | 'userGroup' | 'computedResult';
-const ITEM_TYPES: readonly ItemType[] = ['user', 'quiz', 'userGroup', 'computedResult'];
+export type ItemType =
+  'user' | 'quiz' | 'userGroup' | 'computedResult' | 'questionStatistic' | 'quizStatistic';
+const ITEM_TYPES: readonly ItemType[] = [
+  'user',
+  'quiz',
+  'userGroup',
+  'computedResult',
+  'questionStatistic',
+  'quizStatistic',
+];
 
 /** A question of a played quiz, as much as an answer to it needs. */
 export interface AnsweredQuestion {

@@ -205,6 +205,19 @@ export function restOperationSpecs(pools: FuzzPools, owner?: string): RestOperat
       },
       ['userSetId', 'quizSetId'],
     ),
+    ...(['getQuestionStatistics', 'getQuizStatistics'] as const).map((name) =>
+      get(
+        name,
+        {
+          userSetId: id(setIds(pools, owner, 'user')),
+          quizSetId: id(setIds(pools, owner, 'quiz')),
+          sessionIds: listValues(sessionId),
+          sessionId,
+          numberOfItemsPerPage: integerValues,
+        },
+        ['userSetId', 'quizSetId'],
+      ),
+    ),
     get(
       'computeDataSet',
       {

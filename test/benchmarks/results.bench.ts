@@ -57,7 +57,7 @@
  *   within 1.1× the floor; the throughput at 32 connections at least 0.7× the floor's; RSS <
  *   300 MB during 10,000 × 100. At tier L the 10,000 × 100 rows answered (a failed or timed-out
  *   request stops the run) within 1.2× their floor, and RSS < 300 MB during them.
- * - Item analysis (tier M, after its throughput; BENCH_STATISTICS=0 skips it, =only runs it
+ * - Item analysis (tier M, before its throughput; BENCH_STATISTICS=0 skips it, =only runs it
  *   alone on tier M): getQuestionStatistics and getQuizStatistics for 100 × 10, 1,000 × 100 and
  *   10,000 × 100, through REST, GraphQL, their floors (statistics-bench.floor: one hand-written
  *   SELECT per operation computing every item from answers, questions, quizzes and the two sets,
@@ -157,7 +157,7 @@ const HELP = `npm run bench:results  (options are environment variables)
   BENCH_SERVICE_JS    a service built elsewhere, instead of compiling the sources
   BENCH_COMPARE_JS    a second build whose requests interleave with this one's
   BENCH_STATISTICS    the item analysis part of tier M (getQuestionStatistics and
-                      getQuizStatistics against their floors): 1 (default) runs it after the
+                      getQuizStatistics against their floors): 1 (default) runs it before the
                       throughput, 0 skips it, only runs it alone on tier M`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {

@@ -20,6 +20,7 @@ import {
 import { explainTierM } from './results-bench.explain';
 import { compare, floorRun, stmtRun } from './results-bench.floor';
 import { startService } from './results-bench.process';
+import { benchStatistics, STATISTICS, type StatisticsReport } from './results-bench.statistics';
 import { graphqlGetResults, restGetResults } from './results-bench.requests';
 import { benchThroughput, type ThroughputReport } from './results-bench.throughput';
 import { prepareTier } from './results-bench.tiers';
@@ -37,6 +38,8 @@ export interface TierReport {
   fixedMs: Record<'REST' | 'GraphQL', number>;
   /** Tier M only: requests per second under 32 concurrent connections. */
   throughput?: ThroughputReport;
+  /** Tier M only: getQuestionStatistics and getQuizStatistics (BENCH_STATISTICS=0 skips them). */
+  statistics?: StatisticsReport;
 }
 
 export async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<TierReport> {
@@ -51,6 +54,7 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
   let bigCaseMb: { mb: number; exact: boolean } | undefined;
   const fixedMs = { REST: NaN, GraphQL: NaN };
   let throughput: ThroughputReport | undefined;
+  let statistics: StatisticsReport | undefined;
   try {
     // The first requests of a fresh process run unoptimized code: warm it before timing anything.
     const smallest: Case = {
@@ -141,6 +145,11 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
         if (big) bigCaseMb = service.rss.windowPeakMb();
       }
     }
+    // Before the throughput row: its 32 concurrent requests leave the heap larger than any
+    // sequential request does, which would count in the statistics part's RSS.
+    if (tier.name === 'M' && STATISTICS !== '0') {
+      statistics = await benchStatistics(tier, p, service, conn);
+    }
     if (tier.name === 'M' && THROUGHPUT) {
       throughput = await benchThroughput(tier, p, service, compared);
     }
@@ -161,5 +170,6 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
     explainOk,
     fixedMs,
     throughput,
+    statistics,
   };
 }

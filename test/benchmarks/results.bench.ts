@@ -57,10 +57,21 @@
  *   within 1.1× the floor; the throughput at 32 connections at least 0.7× the floor's; RSS <
  *   300 MB during 10,000 × 100. At tier L the 10,000 × 100 rows answered (a failed or timed-out
  *   request stops the run) within 1.2× their floor, and RSS < 300 MB during them.
+ * - Item analysis (tier M, before its throughput; BENCH_STATISTICS=0 skips it, =only runs it
+ *   alone on tier M): getQuestionStatistics and getQuizStatistics for 100 × 10, 1,000 × 100 and
+ *   10,000 × 100, through REST, GraphQL, their floors (statistics-bench.floor: one hand-written
+ *   SELECT per operation computing every item from answers, questions, quizzes and the two sets,
+ *   all rows read back) and the service's INSERT … SELECT statements alone (rolled back), after
+ *   BENCH_WARM_UP requests per transport and operation, BENCH_RUNS interleaved runs, medians.
+ *   Not timed: per case and operation, every item of a new set (all pages by REST, the first
+ *   page by GraphQL) against the floor's rows, and one line saying whether they agree. RSS peak
+ *   during the part (VmHWM reset); EXPLAIN of the service's statements at 1,000 × 100.
+ *   Targets: at 1,000 × 100 every service row within 1.3× its floor; RSS < 300 MB.
  * - `--help` prints these options. Modules: results-bench.config (options, tiers, shapes),
  *   .tiers (databases), .process (the service and its RSS), .requests (REST, GraphQL), .floor
  *   (the floor and the service's statement alone), .explain, .tier-run (one tier's cases),
- *   .throughput (the concurrent row), .growth (the growth table), .targets.
+ *   .throughput (the concurrent row), .growth (the growth table), .targets, .statistics (the
+ *   item analysis part, with statistics-bench.floor, .requests, .compare and .service-sql).
  */
 import 'reflect-metadata';
 import {
@@ -76,6 +87,7 @@ import {
 } from './results-bench.config';
 import { buildService } from './results-bench.process';
 import { printGrowth } from './results-bench.growth';
+import { printStatistics, runStatisticsOnly, STATISTICS } from './results-bench.statistics';
 import { agent } from './results-bench.requests';
 import { printTierLTargets, printTierMTargets } from './results-bench.targets';
 import { benchTier, type TierReport } from './results-bench.tier-run';
@@ -84,6 +96,11 @@ import { printThroughput } from './results-bench.throughput';
 async function main(): Promise<void> {
   // BENCH_SERVICE_JS: a service already built elsewhere (to compare a variant), else the sources.
   const mainJs = process.env.BENCH_SERVICE_JS ?? (await buildService());
+  if (STATISTICS === 'only') {
+    await runStatisticsOnly(mainJs);
+    agent.destroy();
+    return;
+  }
   const reports: TierReport[] = [];
   for (const tier of TIERS.filter((t) => ONLY_TIERS.includes(t.name))) {
     reports.push(await benchTier(tier, mainJs, tier.name === 'M'));
@@ -124,6 +141,7 @@ async function main(): Promise<void> {
   printGrowth(reports);
   printTierMTargets(reports);
   printTierLTargets(reports);
+  for (const report of reports) if (report.statistics) printStatistics(report.statistics);
 }
 
 const HELP = `npm run bench:results  (options are environment variables)
@@ -137,7 +155,10 @@ const HELP = `npm run bench:results  (options are environment variables)
   BENCH_THROUGHPUT_SECONDS  seconds per throughput run (default 10)
   BENCH_THROUGHPUT_ROUNDS   throughput rounds (default 3)
   BENCH_SERVICE_JS    a service built elsewhere, instead of compiling the sources
-  BENCH_COMPARE_JS    a second build whose requests interleave with this one's`;
+  BENCH_COMPARE_JS    a second build whose requests interleave with this one's
+  BENCH_STATISTICS    the item analysis part of tier M (getQuestionStatistics and
+                      getQuizStatistics against their floors): 1 (default) runs it before the
+                      throughput, 0 skips it, only runs it alone on tier M`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   out(HELP);

@@ -37,6 +37,8 @@ export interface Dialect {
   concat(parts: readonly string[]): string;
   /** The number of elements of a JSON array held in a text expression. */
   jsonArrayLength(sql: string): string;
+  /** An inner join (`… ON`) that reads its left side first, whatever the planner would choose. */
+  readonly straightJoin: string;
   /** `?, ?, ?` for a list of `count` parameters. */
   placeholders(count: number): string;
   /** The ESCAPE clause that goes after every LIKE of these patterns. */
@@ -111,6 +113,7 @@ const MYSQL: Dialect = {
   integerDivide: (dividend, divisor) => `(${dividend} DIV ${divisor})`,
   concat: (parts) => `CONCAT(${parts.join(', ')})`,
   jsonArrayLength: (sql) => `JSON_LENGTH(${sql})`,
+  straightJoin: 'STRAIGHT_JOIN',
   statementBatches: true,
   lastInsertId: 'LAST_INSERT_ID()',
   quote: quoteMysql,
@@ -127,6 +130,8 @@ const SQLITE: Dialect = {
   integerDivide: (dividend, divisor) => `(${dividend} / ${divisor})`,
   concat: (parts) => `(${parts.join(' || ')})`,
   jsonArrayLength: (sql) => `json_array_length(${sql})`,
+  // SQLite keeps the left table of a CROSS JOIN as the outer loop.
+  straightJoin: 'CROSS JOIN',
   statementBatches: false,
   lastInsertId: 'last_insert_rowid()',
   quote: quoteSqlite,

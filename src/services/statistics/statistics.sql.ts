@@ -68,19 +68,32 @@ function jsonCounts(dialect: Dialect, columns: readonly string[], count: string 
 }
 
 /**
+ * The counted attempts (user, quiz, session) with T, their good answers: read from the covering
+ * answer indexes alone, like the attempts of results.
+ */
+function attemptsStage(counted: SqlFragment): string {
+  return `attempts AS (
+  SELECT a.user_id AS user_id, a.quiz_id AS quiz_id, a.session_id AS session_id,
+         SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) AS total
+    FROM answers a
+   WHERE ${counted.sql}
+   GROUP BY a.user_id, a.quiz_id, a.session_id
+)`;
+}
+
+/**
  * One row per question of every quiz of the quiz set, in (quiz, question) order, with the
- * columns of question_statistics. `scored` holds each counted answer with its attempt's total
- * (a window over the attempt, so the answers are read once), and `nth` = 1 on one answer per
- * attempt, which counts the attempts.
+ * columns of question_statistics. The attempts come from the index alone; only then are the
+ * answers of those attempts read (by ranges of ix_answers_user_quiz, the join order forced), for
+ * their question and choices: a user's answers to quizzes outside the set are never read.
  */
 export function questionStatisticsQuery(dialect: Dialect, request: StatisticsRequest): RowsQuery {
   const counted = countedAnswers(dialect, request);
-  // The choices are read off the answer's text as it is scanned: `scored` then holds numbers
-  // only, which the database keeps in a memory table rather than an on-disk table for text.
-  const choiceFlags = PROPOSITIONS.map(
-    (index) => `CASE WHEN ${chooses(dialect, 'a.value', index)} THEN 1 ELSE 0 END AS c${index}`,
+  // Each answer's choices, read off its text as it is joined: the grouping holds numbers only.
+  const choiceSums = PROPOSITIONS.map(
+    (index) =>
+      `SUM(CASE WHEN ${chooses(dialect, 'a.value', index)} THEN 1 ELSE 0 END) AS c${index}`,
   );
-  const choiceSums = PROPOSITIONS.map((index) => `SUM(s.c${index}) AS c${index}`);
   const quizRows = request.sets.quizzes.rows('g');
   const n = 'qs.n';
   const g = 'COALESCE(k.g, 0)';
@@ -98,26 +111,19 @@ export function questionStatisticsQuery(dialect: Dialect, request: StatisticsReq
   );
   return {
     with: {
-      sql: `WITH scored AS (
-  SELECT a.quiz_id AS quiz_id, a.question_id AS question_id, a.good AS good,
-         SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) OVER w AS total,
-         ROW_NUMBER() OVER w AS nth,
-         ${choiceFlags.join(',\n         ')}
-    FROM answers a
-   WHERE ${counted.sql}
-  WINDOW w AS (PARTITION BY a.user_id, a.quiz_id, a.session_id)
-), quiz_sums AS (
-  SELECT s.quiz_id AS quiz_id, COUNT(*) AS n, SUM(s.total) AS st, SUM(s.total * s.total) AS st2
-    FROM scored s
-   WHERE s.nth = 1
-   GROUP BY s.quiz_id
+      sql: `WITH ${attemptsStage(counted)}, quiz_sums AS (
+  SELECT t.quiz_id AS quiz_id, COUNT(*) AS n, SUM(t.total) AS st, SUM(t.total * t.total) AS st2
+    FROM attempts t
+   GROUP BY t.quiz_id
 ), question_sums AS (
-  SELECT s.question_id AS question_id, COUNT(*) AS nb_answers,
-         SUM(CASE WHEN s.good = 1 THEN 1 ELSE 0 END) AS g,
-         SUM(CASE WHEN s.good = 1 THEN s.total ELSE 0 END) AS xt,
+  SELECT a.question_id AS question_id, COUNT(*) AS nb_answers,
+         SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) AS g,
+         SUM(CASE WHEN a.good = 1 THEN t.total ELSE 0 END) AS xt,
          ${choiceSums.join(',\n         ')}
-    FROM scored s
-   GROUP BY s.question_id
+    FROM attempts t
+    ${dialect.straightJoin} answers a
+      ON a.user_id = t.user_id AND a.quiz_id = t.quiz_id AND a.session_id = t.session_id
+   GROUP BY a.question_id
 )`,
       params: counted.params,
     },
@@ -180,12 +186,7 @@ export function quizStatisticsQuery(
   const k = 'q.nb_questions';
   return {
     with: {
-      sql: `WITH attempts AS (
-  SELECT a.quiz_id AS quiz_id, SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) AS total
-    FROM answers a
-   WHERE ${counted.sql}
-   GROUP BY a.user_id, a.quiz_id, a.session_id
-), ranked AS (
+      sql: `WITH ${attemptsStage(counted)}, ranked AS (
   SELECT t.quiz_id AS quiz_id, t.total AS total, q.nb_questions AS k,
          ROW_NUMBER() OVER (PARTITION BY t.quiz_id ORDER BY t.total) AS rn,
          COUNT(*) OVER (PARTITION BY t.quiz_id) AS c

@@ -27,11 +27,7 @@ function serviceRequest(c: StatisticsCase, requesterId: number): StatisticsReque
   };
 }
 
-/**
- * The INSERT … SELECT statements the service runs for an operation, as its set store writes
- * them: getQuizStatistics writes its quizzes' question statistics first, then the quiz
- * statistics, which read them back.
- */
+/** The INSERT … SELECT statement the service runs for an operation, as its set store writes it. */
 export function statisticsInsertStatements(
   operation: StatisticsOperation,
   c: StatisticsCase,
@@ -39,19 +35,14 @@ export function statisticsInsertStatements(
 ): SqlFragment[] {
   const dialect = dialectNamed('mysql');
   const request = serviceRequest(c, requesterId);
-  const questions = membersInsert(
-    'questionStatistic',
-    SCRATCH_SET_ID,
-    questionStatisticsQuery(dialect, request),
-  );
-  if (operation === 'question') return [questions];
   return [
-    questions,
-    membersInsert(
-      'quizStatistic',
-      SCRATCH_SET_ID,
-      quizStatisticsQuery(dialect, request, SCRATCH_SET_ID),
-    ),
+    operation === 'question'
+      ? membersInsert(
+          'questionStatistic',
+          SCRATCH_SET_ID,
+          questionStatisticsQuery(dialect, request),
+        )
+      : membersInsert('quizStatistic', SCRATCH_SET_ID, quizStatisticsQuery(dialect, request)),
   ];
 }
 

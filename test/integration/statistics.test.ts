@@ -341,8 +341,9 @@ describe.each(BACKENDS)('item statistics on %s', (backend) => {
     );
   });
 
-  it('purges an expired quiz statistics set with the question statistics it keeps', async () => {
-    const made = await page('getQuizStatistics', 'T', sets.T);
+  it('purges expired item analysis sets, members and all', async () => {
+    const quizzes = await page('getQuizStatistics', 'T', sets.T);
+    const questions = await page('getQuestionStatistics', 'T', sets.T);
     const kept = await page('getQuestionStatistics', 'T', sets.T);
     const rows = async (table: string, id: string) =>
       Number(
@@ -352,19 +353,43 @@ describe.each(BACKENDS)('item statistics on %s', (backend) => {
           ])) as { n: unknown }[]
         )[0]?.n,
       );
-    expect([
-      await rows('quiz_statistics', made.dataSetId),
-      await rows('question_statistics', made.dataSetId),
-    ]).toEqual([1, 3]);
-    await dataSource
-      .getRepository(DataSet)
-      .update(Number(made.dataSetId), { expiresAt: new Date(Date.now() - 60_000) });
+    for (const id of [quizzes.dataSetId, questions.dataSetId]) {
+      await dataSource
+        .getRepository(DataSet)
+        .update(Number(id), { expiresAt: new Date(Date.now() - 60_000) });
+    }
     await purgeExpiredDataSets({ db: databaseOf(dataSource) });
     expect([
-      await rows('quiz_statistics', made.dataSetId),
-      await rows('question_statistics', made.dataSetId),
+      await rows('quiz_statistics', quizzes.dataSetId),
+      await rows('question_statistics', questions.dataSetId),
       await rows('question_statistics', kept.dataSetId),
     ]).toEqual([0, 0, 3]);
+  });
+
+  it('GraphQL: QuizStatistic.questions needs the sets its statistics were made from', async () => {
+    // A user set of its own, which then expires; the statistics set made from it does not.
+    const users = await page('getUserSet', 'T', { quizId: String(ids.quizzes.Q) });
+    const made = await page('getQuizStatistics', 'T', { ...sets.T, userSetId: users.dataSetId });
+    const questions = `query($id: ID!) {
+      getDataSetPage(dataSetId: $id) { items { ... on QuizStatistic { nbAttempts questions { title } } } }
+    }`;
+    const before = await graphql(app.url, questions, {
+      variables: { id: made.dataSetId },
+      headers: headers('T'),
+    });
+    expect(before.body.errors).toBeUndefined();
+    await dataSource
+      .getRepository(DataSet)
+      .update(Number(users.dataSetId), { expiresAt: new Date(Date.now() - 60_000) });
+    await purgeExpiredDataSets({ db: databaseOf(dataSource) });
+    const after = await graphql(app.url, questions, {
+      variables: { id: made.dataSetId },
+      headers: headers('T'),
+    });
+    expect(after.body.errors?.map((error) => [error.path, error.extensions?.type])).toEqual([
+      [['getDataSetPage', 'items', 0, 'questions'], 'BadParameterException'],
+    ]);
+    expect(after.body.errors?.[0]?.message).toMatch(/userSetId/);
   });
 
   it('the client pages both sets like REST', async () => {

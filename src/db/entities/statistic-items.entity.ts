@@ -2,9 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * The members of item analysis sets (contract.md §12), each at its 1-based position so that a
- * page is a range of the primary key. A quizStatistic set also keeps its quizzes' question
- * statistics here, under its own id, for QuizStatistic.questions: both are computed from the
- * same attempts in the same transaction.
+ * page is a range of the primary key.
  */
 
 /** One question of a quiz of the quiz set, its title and type as they were when computed. */

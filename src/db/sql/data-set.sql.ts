@@ -185,19 +185,3 @@ export function deleteHeaders(dialect: Dialect, dataSetIds: readonly number[]): 
     params: [...dataSetIds],
   };
 }
-
-/** The members of a set whose quiz_id is one of `quizIds`, in position order. */
-export function membersOfQuizzes(
-  dialect: Dialect,
-  table: MembersTable,
-  columns: readonly string[],
-  dataSetId: SqlParam,
-  quizIds: readonly number[],
-): SqlFragment {
-  return {
-    sql: `SELECT ${columns.join(', ')} FROM ${table}
-           WHERE data_set_id = ? AND quiz_id IN (${dialect.placeholders(quizIds.length)})
-           ORDER BY position`,
-    params: [dataSetId, ...quizIds],
-  };
-}

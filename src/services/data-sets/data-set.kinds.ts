@@ -20,8 +20,6 @@ export interface DataSetKind {
   pageColumns: readonly string[];
   /** Members are ids (pages give itemIds) or rows (pages give resultRows). */
   members: 'ids' | 'rows';
-  /** Tables that also keep rows of such a set (by its id), purged with it. */
-  companionTables?: readonly MembersTable[];
   /** computeDataSet may combine two sets of this kind; otherwise its name in the refusal. */
   combinable: true | { refusedAs: string };
 }
@@ -77,8 +75,6 @@ export const DATA_SET_KINDS: Readonly<Record<DataSetItemType, DataSetKind>> = {
     membersTable: 'quiz_statistics',
     pageColumns: ['position', ...QUIZ_STATISTIC_FIELDS.map((field) => field.column)],
     members: 'rows',
-    // Its quizzes' question statistics (QuizStatistic.questions).
-    companionTables: ['question_statistics'],
     combinable: { refusedAs: 'sets of quiz statistics' },
   },
 };

@@ -43,7 +43,6 @@ export async function purgeExpiredDataSets(
     ).map((row) => ({
       id: toNumber(row.id),
       table: kindOf(row.item_type).membersTable,
-      companions: kindOf(row.item_type).companionTables ?? [],
       total: toNumber(row.total),
     }));
     if (sets.length === 0) return purged;
@@ -72,9 +71,6 @@ export async function purgeExpiredDataSets(
         await run(deleteMembers(dialect, table, [set.id]));
       }
       await flush();
-      // Rows other sets keep here beside their members: a few per member, deleted by set.
-      const keeping = sets.filter((set) => set.companions.includes(table)).map((set) => set.id);
-      if (keeping.length > 0) await run(deleteMembers(dialect, table, keeping));
     }
     const ids = sets.map((set) => set.id);
     forgetDataSets(write, ids);

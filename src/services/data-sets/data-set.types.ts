@@ -39,11 +39,9 @@ export type DataSetId = number | SqlVariable;
 /**
  * The INSERT … SELECT that writes the members of a new set, given its id, at positions 1..n
  * into its kind's members table. One that reads data_set_items while writing it must read it
- * from a materialized derived table (see idMembers) to run on MySQL 8. A list runs in order in
- * the same transaction, its last statement writing the members: the others write rows the set
- * keeps beside them (a quiz statistics set's question statistics).
+ * from a materialized derived table (see idMembers) to run on MySQL 8.
  */
-export type MembersStatement = (dataSetId: DataSetId) => SqlStatement | readonly SqlStatement[];
+export type MembersStatement = (dataSetId: DataSetId) => SqlStatement;
 
 /** A set id to check, and the parameter that named it (for the error). */
 export interface DataSetReference {

@@ -54,20 +54,16 @@ async function writeInOneBatch(
   return ctx.db.batches(async (run) => {
     try {
       const started = performance.now();
-      const writes = [members(dataSetId)].flat();
-      const results = await run([
+      const [, , header, , written, , firstPage] = await run([
         { sql: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED', params: [] },
         { sql: 'START TRANSACTION', params: [] },
         headerInsert(set),
         rememberInsertId(ctx.db.dialect, dataSetId),
-        ...writes,
+        members(dataSetId),
         totalUpdate(table, dataSetId),
         pageRowsStatement(set.itemType, dataSetId, 1, set.numberOfItemsPerPage),
         ...(commitAtOnce ? [{ sql: 'COMMIT', params: [] }] : []),
       ]);
-      const header = results[2];
-      const written = results[3 + writes.length];
-      const firstPage = results[5 + writes.length];
       // The statements' time alone, not the wait for the request's charge below.
       ctx.metrics.observeSetStatement(set.itemType, (performance.now() - started) / 1000);
       if (!commitAtOnce) {
@@ -103,10 +99,8 @@ async function writeStepByStep(
         const started = performance.now();
         const inserted = await runner.manager.insert(DataSet, { ...set });
         const id = toNumber(inserted.identifiers[0]?.id);
-        let written: unknown;
-        for (const statement of [members(id)].flat()) {
-          written = await runner.query(statement.sql, statement.params, true);
-        }
+        const statement = members(id);
+        const written = await runner.query(statement.sql, statement.params, true);
         const highest = highestPosition(kindOf(set.itemType).membersTable, id);
         const [{ n }] = (await runner.query(highest.sql, highest.params)) as { n: unknown }[];
         const total = affectedRows(written) ?? toNumber(n);

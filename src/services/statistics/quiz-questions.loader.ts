@@ -1,16 +1,15 @@
 import DataLoader from 'dataloader';
 import type { Loaders } from '../../context/loaders';
 import type { RequestContext } from '../../context/request-context';
-import { toNumber } from '../../db/dialect';
-import { membersOfQuizzes } from '../../db/sql/data-set.sql';
-import { kindOf } from '../data-sets/data-set.kinds';
 import type { ResultRow } from '../data-sets/data-set.types';
+import { quizQuestionStatisticRows } from './statistics.service';
 import { questionStatisticItems, type QuestionStatisticView } from './statistics.views';
 
 /**
- * The question statistics a quizStatistic set keeps for its quizzes (QuizStatistic.questions),
- * batched per request: the quizzes of a page cost one statement per set, at any page size.
- * The loader hangs on the request's loaders, so it lives and dies with the request.
+ * The question statistics of a quizStatistic set's quizzes (QuizStatistic.questions), batched
+ * per request: the quizzes of a page cost one statement per set, at any page size (see
+ * quizQuestionStatisticRows). The loader hangs on the request's loaders, so it lives and dies
+ * with the request.
  */
 
 type QuizOfSet = { dataSetId: number; quizId: number };
@@ -20,7 +19,6 @@ const LOADERS = new WeakMap<Loaders, DataLoader<QuizOfSet, QuestionStatisticView
 function loaderOf(ctx: RequestContext): DataLoader<QuizOfSet, QuestionStatisticView[], string> {
   const known = LOADERS.get(ctx.loaders);
   if (known) return known;
-  const kind = kindOf('questionStatistic');
   const loader = new DataLoader<QuizOfSet, QuestionStatisticView[], string>(
     async (keys) => {
       const bySet = new Map<number, number[]>();
@@ -29,27 +27,22 @@ function loaderOf(ctx: RequestContext): DataLoader<QuizOfSet, QuestionStatisticV
         if (quizIds) quizIds.push(quizId);
         else bySet.set(dataSetId, [quizId]);
       }
-      const found = new Map<string, QuestionStatisticView[]>();
+      const found = new Map<number, Map<number, ResultRow[]> | Error>();
       await Promise.all(
         [...bySet].map(async ([dataSetId, quizIds]) => {
-          const { sql, params } = membersOfQuizzes(
-            ctx.db.dialect,
-            kind.membersTable,
-            kind.pageColumns,
+          // A set whose sources are gone fails its own keys, not the others'.
+          found.set(
             dataSetId,
-            [...new Set(quizIds)],
+            await quizQuestionStatisticRows(ctx, dataSetId, [...new Set(quizIds)]).catch(
+              (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+            ),
           );
-          // The write handle, as for pages: a set this instance has just made is read at once.
-          const rows = await ctx.db.writeRows.rows<ResultRow>(sql, params);
-          for (const [index, item] of questionStatisticItems(rows).entries()) {
-            const key = `${dataSetId}:${toNumber(rows[index]?.quiz_id)}`;
-            const list = found.get(key);
-            if (list) list.push(item);
-            else found.set(key, [item]);
-          }
         }),
       );
-      return keys.map(({ dataSetId, quizId }) => found.get(`${dataSetId}:${quizId}`) ?? []);
+      return keys.map(({ dataSetId, quizId }) => {
+        const rows = found.get(dataSetId);
+        return rows instanceof Error ? rows : questionStatisticItems(rows?.get(quizId) ?? []);
+      });
     },
     { cacheKeyFn: ({ dataSetId, quizId }) => `${dataSetId}:${quizId}` },
   );

@@ -3,8 +3,11 @@ import { detailedAttemptScope } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import type { RawParam } from '../data-sets/data-set.params';
 import { parsePageSize } from '../data-sets/data-set.params';
-import { createDataSetFrom, createDataSetWith, membersInsert } from '../data-sets/data-set.store';
-import type { DataSetPage } from '../data-sets/data-set.types';
+import { toNumber } from '../../db/dialect';
+import { selectStatement } from '../../db/sql/rows-query.sql';
+import { requireReadableDataSet } from '../data-sets/data-set.access';
+import { createDataSetFrom } from '../data-sets/data-set.store';
+import type { DataSetPage, ResultRow } from '../data-sets/data-set.types';
 import { storedSets } from '../results/result-attempts.sql';
 import { parseSessions, requiredId, type RawListParam } from '../results/result-parameters';
 import { requireUserAndQuizSets } from '../results/results.service';
@@ -69,23 +72,66 @@ export async function getQuestionStatistics(
 }
 
 /**
- * getQuizStatistics: one item per quiz of the quiz set. The set also keeps its quizzes'
- * question statistics (QuizStatistic.questions), written first in the same transaction: alpha
- * reads their good-answer counts.
+ * getQuizStatistics: one item per quiz of the quiz set. Its quizzes' question statistics
+ * (QuizStatistic.questions) are not stored with it: quizQuestionStatisticRows computes them when
+ * asked, so a client that wants the quizzes alone never pays for their questions.
  */
 export async function getQuizStatistics(
   ctx: RequestContext,
   raw: RawStatisticsParams,
 ): Promise<DataSetPage> {
   const { request, parameters } = await checkedRequest(ctx, raw);
-  const dialect = ctx.db.dialect;
-  return createDataSetWith(
-    ctx,
-    'quizStatistic',
-    (dataSetId) => [
-      membersInsert('questionStatistic', dataSetId, questionStatisticsQuery(dialect, request)),
-      membersInsert('quizStatistic', dataSetId, quizStatisticsQuery(dialect, request, dataSetId)),
-    ],
-    { numberOfItemsPerPage: raw.numberOfItemsPerPage, parameters },
+  return createDataSetFrom(ctx, 'quizStatistic', quizStatisticsQuery(ctx.db.dialect, request), {
+    numberOfItemsPerPage: raw.numberOfItemsPerPage,
+    parameters,
+  });
+}
+
+/** What a statistics set records of its request (data_sets.parameters). */
+function recordedRequest(parameters: string | null): RawStatisticsParams {
+  try {
+    const parsed: unknown = parameters ? JSON.parse(parameters) : undefined;
+    if (typeof parsed !== 'object' || parsed === null) return {};
+    const { userSetId, quizSetId, sessionIds } = parsed as Record<string, unknown>;
+    const id = (value: unknown) => (typeof value === 'number' ? value : undefined);
+    return {
+      userSetId: id(userSetId),
+      quizSetId: id(quizSetId),
+      sessionIds: Array.isArray(sessionIds)
+        ? sessionIds.filter((n) => typeof n === 'number')
+        : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The question statistics of some quizzes of quizStatistic set `dataSetId`, keyed by quiz id:
+ * computed now, in one statement, over the user set, quiz set and sessions the set was made
+ * from and the requester's attempt scope (a set is read by its maker only), so they count the
+ * same attempts as its items unless answers arrived since. The two sets must still be there:
+ * once one expired, the answer is its 404.
+ */
+export async function quizQuestionStatisticRows(
+  ctx: RequestContext,
+  dataSetId: number,
+  quizIds: readonly number[],
+): Promise<Map<number, ResultRow[]>> {
+  const set = await requireReadableDataSet(ctx, dataSetId);
+  const recorded = recordedRequest(set.parameters);
+  const { request } = await checkedRequest(ctx, recorded);
+  const { sql, params } = selectStatement(
+    questionStatisticsQuery(ctx.db.dialect, { ...request, quizIds }),
   );
+  // The write handle, as for pages: sets this instance has just made are read at once.
+  const rows = await ctx.db.writeRows.rows<ResultRow>(sql, params);
+  const byQuiz = new Map<number, ResultRow[]>();
+  for (const row of rows) {
+    const quizId = toNumber(row.quiz_id);
+    const list = byQuiz.get(quizId);
+    if (list) list.push(row);
+    else byQuiz.set(quizId, [row]);
+  }
+  return byQuiz;
 }

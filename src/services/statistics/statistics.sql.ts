@@ -27,6 +27,8 @@ export interface StatisticsRequest {
   sessionIds: number[] | null;
   /** The attempts counted: those the requester may see in detail. */
   scope: AttemptScope;
+  /** Only these quizzes of the quiz set (QuizStatistic.questions of a page); absent: all. */
+  quizIds?: readonly number[];
 }
 
 /** The two question types whose answers choose propositions by index. */
@@ -38,12 +40,28 @@ const BINS = Array.from({ length: 10 }, (_, index) => index);
 function countedAnswers(dialect: Dialect, request: StatisticsRequest): SqlFragment {
   const users = request.sets.users.ids('us');
   const quizzes = request.sets.quizzes.ids('qs');
+  const only = onlyQuizzes(dialect, request, 'a.quiz_id');
   const sessions = sessionFilter(dialect, request);
   const seen = attemptScopeSql(request.scope, 'a');
   return {
     sql: `a.user_id IN (${users.sql})
-     AND a.quiz_id IN (${quizzes.sql})${sessions.sql}${seen ? `\n     AND ${seen.sql}` : ''}`,
-    params: [...users.params, ...quizzes.params, ...sessions.params, ...(seen?.params ?? [])],
+     AND a.quiz_id IN (${quizzes.sql})${only.sql}${sessions.sql}${seen ? `\n     AND ${seen.sql}` : ''}`,
+    params: [
+      ...users.params,
+      ...quizzes.params,
+      ...only.params,
+      ...sessions.params,
+      ...(seen?.params ?? []),
+    ],
+  };
+}
+
+/** ` AND <column> IN (…)` when the request names its quizzes, else nothing. */
+function onlyQuizzes(dialect: Dialect, request: StatisticsRequest, column: string): SqlFragment {
+  if (!request.quizIds) return { sql: '', params: [] };
+  return {
+    sql: ` AND ${column} IN (${dialect.placeholders(request.quizIds.length)})`,
+    params: [...request.quizIds],
   };
 }
 
@@ -89,6 +107,7 @@ function attemptsStage(counted: SqlFragment): string {
  */
 export function questionStatisticsQuery(dialect: Dialect, request: StatisticsRequest): RowsQuery {
   const counted = countedAnswers(dialect, request);
+  const only = onlyQuizzes(dialect, request, 'g.item_id');
   // Each answer's choices, read off its text as it is joined: the grouping holds numbers only.
   const choiceSums = PROPOSITIONS.map(
     (index) =>
@@ -156,8 +175,13 @@ export function questionStatisticsQuery(dialect: Dialect, request: StatisticsReq
       sql: `  FROM ${quizRows.table.sql}
   JOIN questions qn ON qn.quiz_id = g.item_id
   LEFT JOIN quiz_sums qs ON qs.quiz_id = qn.quiz_id
-  LEFT JOIN question_sums k ON k.question_id = qn.id${quizRows.where ? `\n WHERE ${quizRows.where.sql}` : ''}`,
-      params: [...quizRows.table.params, ...(quizRows.where?.params ?? [])] as SqlParam[],
+  LEFT JOIN question_sums k ON k.question_id = qn.id
+ WHERE ${quizRows.where?.sql ?? '1 = 1'}${only.sql}`,
+      params: [
+        ...quizRows.table.params,
+        ...(quizRows.where?.params ?? []),
+        ...only.params,
+      ] as SqlParam[],
     },
     orderBy: 'position',
   };
@@ -165,15 +189,11 @@ export function questionStatisticsQuery(dialect: Dialect, request: StatisticsReq
 
 /**
  * One row per quiz of the quiz set, in the set's order, with the columns of quiz_statistics.
- * The attempts' totals come from the covering answer indexes; the question variances of alpha
- * from the question statistics the same set holds (`questionsOf`, written just before by
- * questionStatisticsQuery), so the answers' question ids are read once per set.
+ * The attempts' totals come from the covering answer indexes; the good answers per question,
+ * for the question variances of alpha, from the answers of those attempts alone (`goods`):
+ * Σ G(n−G) = n·ΣG − ΣG², and ΣG is ST.
  */
-export function quizStatisticsQuery(
-  dialect: Dialect,
-  request: StatisticsRequest,
-  questionsOf: SqlParam,
-): RowsQuery {
+export function quizStatisticsQuery(dialect: Dialect, request: StatisticsRequest): RowsQuery {
   const counted = countedAnswers(dialect, request);
   const quizRows = request.sets.quizzes.rows('g');
   const bin = `CASE WHEN r.total >= r.k THEN 9 ELSE ${dialect.integerDivide('10 * r.total', 'r.k')} END`;
@@ -198,13 +218,18 @@ export function quizStatisticsQuery(
          ${bins.join(',\n         ')}
     FROM ranked r
    GROUP BY r.quiz_id
+), goods AS (
+  SELECT a.quiz_id AS quiz_id, SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) AS g
+    FROM attempts t
+    ${dialect.straightJoin} answers a
+      ON a.user_id = t.user_id AND a.quiz_id = t.quiz_id AND a.session_id = t.session_id
+   GROUP BY a.quiz_id, a.question_id
 ), items AS (
-  SELECT i.quiz_id AS quiz_id, SUM(i.nb_good_answers * (i.nb_attempts - i.nb_good_answers)) AS iv
-    FROM question_statistics i
-   WHERE i.data_set_id = ?
-   GROUP BY i.quiz_id
+  SELECT o.quiz_id AS quiz_id, SUM(o.g * o.g) AS g2
+    FROM goods o
+   GROUP BY o.quiz_id
 )`,
-      params: [...counted.params, questionsOf],
+      params: counted.params,
     },
     columns: [
       { name: 'position', sql: 'ROW_NUMBER() OVER (ORDER BY g.position)' },
@@ -229,7 +254,7 @@ export function quizStatisticsQuery(
         sql: `CASE WHEN ${none} OR s.n < 2 OR ${k} < 2 OR ${variance} = 0 THEN NULL
                    ELSE ${roundedSql(
                      dialect,
-                     `${k} / (${k} - 1e0) * (1 - COALESCE(i.iv, 0) / (1e0 * ${variance}))`,
+                     `${k} / (${k} - 1e0) * (1 - (s.n * s.st - COALESCE(i.g2, 0)) / (1e0 * ${variance}))`,
                    )} END`,
       },
       {

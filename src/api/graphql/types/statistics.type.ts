@@ -93,7 +93,8 @@ export class QuizStatisticObject {
   histogram!: number[] | null;
 
   @Field(() => [QuestionStatisticObject], {
-    description: 'The statistics of its questions over the same attempts, in question order.',
+    description:
+      'The statistics of its questions, in question order, over the same user set, quiz set and sessions: computed when asked (one statement per page), so over the answers of the moment; needs those two sets unexpired.',
   })
   questions!: QuestionStatisticObject[];
 }

@@ -38,7 +38,7 @@ export function printExplain(title: string, rows: ExplainRow[]): boolean {
     answers.every(
       (r) =>
         ['ref', 'range', 'eq_ref'].includes(String(r.type)) &&
-        /^ix_answers_/.test(String(r.key ?? '')),
+        /^(ix|uq)_answers_/.test(String(r.key ?? '')),
     );
   out(
     answers.length === 0

@@ -76,10 +76,10 @@ export async function explainStatistics(
 ): Promise<boolean> {
   let ok = true;
   const question = statisticsInsertStatements('question', c, requesterId)[0] as SqlFragment;
-  const quiz = statisticsInsertStatements('quiz', c, requesterId)[1] as SqlFragment;
+  const quiz = statisticsInsertStatements('quiz', c, requesterId)[0] as SqlFragment;
   const explained: [string, SqlFragment][] = [
     [`${OPERATION_NAME.question} (INSERT INTO question_statistics … SELECT)`, question],
-    [`${OPERATION_NAME.quiz} (its INSERT INTO quiz_statistics … SELECT)`, quiz],
+    [`${OPERATION_NAME.quiz} (INSERT INTO quiz_statistics … SELECT)`, quiz],
   ];
   for (const [title, { sql, params }] of explained) {
     const [rows] = await conn.query<mysql.RowDataPacket[]>(`EXPLAIN ${sql}`, params);

@@ -7,7 +7,7 @@ import { ACCESS_TOKEN_STORAGE_KEY, type StoredAccessToken } from '@quiz-results/
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { launchChromium, testOutputPath } from '../helpers/browser';
+import { launchChromium, testOutputPath, watchPage } from '../helpers/browser';
 import { ensureBuilt } from '../helpers/build';
 import { createTestApiKey } from '../helpers/credentials';
 import { parseCsv } from '../helpers/csv';
@@ -108,19 +108,6 @@ const DOCUMENT: ImportDocument = {
     })),
   ],
 };
-
-/** Problems the page reports: uncaught exceptions and console errors (CSP refusals among them). */
-function watchPage(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
-  });
-  return problems;
-}
 
 async function storedToken(page: Page): Promise<StoredAccessToken | null> {
   const text = await page.evaluate(

@@ -9,7 +9,13 @@ import {
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { launchChromium, testOutputPath } from '../helpers/browser';
+import {
+  cspViolations,
+  launchChromium,
+  recordCspViolations,
+  testOutputPath,
+  watchPage,
+} from '../helpers/browser';
 import { ensureBuilt } from '../helpers/build';
 import { createTestApiKey } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
@@ -23,34 +29,6 @@ import {
  * The demo page's quiz report (item analysis, contract.md §12) in a real browser, over the
  * session of report-fixtures.ts, compared with what REST gives for the same sets.
  */
-
-/** Uncaught exceptions, console errors (CSP refusals among them) and failed responses. */
-function watchPage(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
-  });
-  return problems;
-}
-
-/** CSP refusals as the page itself hears of them (securitypolicyviolation events). */
-async function recordCspViolations(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (event) =>
-      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
-    );
-  });
-}
-
-function cspViolations(page: Page): Promise<string[]> {
-  return page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
-}
 
 /** The cells' texts of each row of a table body. */
 function rowsOf(page: Page, selector: string): Promise<string[][]> {

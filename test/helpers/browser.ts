@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { DataSource } from 'typeorm';
 import { User } from '../../src/db/entities';
 import { hashPassword } from '../../src/security/password';
@@ -150,4 +150,32 @@ export async function loginThroughPage(
   const raw = location ? new URL(location).searchParams.get('accessToken') : null;
   const issued = raw ? (JSON.parse(raw) as { token: string; expiresIn: number }) : undefined;
   return { res, location, issued };
+}
+
+/** Uncaught exceptions, console errors (CSP refusals among them) and failed responses. */
+export function watchPage(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
+  });
+  return problems;
+}
+
+/** CSP refusals as the page itself hears of them (securitypolicyviolation events). */
+export async function recordCspViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+}
+
+export function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 }

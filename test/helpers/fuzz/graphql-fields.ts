@@ -121,6 +121,17 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
     resultTypes: enumArgument('ResultType', RESULT_TYPES, true),
   };
   const sessionIds = idArgument(pools.sessionIds, unknownId);
+  // The sets and sessions of a computation over attempts (results, item analysis).
+  const overAttempts = {
+    quizSetId: id(setIds(pools, owner, 'quiz'), true),
+    sessionId: id(pools.sessionIds),
+    sessionIds: {
+      type: '[ID!]',
+      clean: fc.uniqueArray(sessionIds.clean, { minLength: 1, maxLength: 3 }),
+      any: fc.oneof(fc.array(sessionIds.any, { maxLength: 4 }), sessionIds.any),
+    },
+    userSetId: id(setIds(pools, owner, 'user'), true),
+  };
   const session = sessionPayload(pools);
   const answers = answersPayload(pools);
   return [
@@ -198,33 +209,13 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
     {
       name: 'getResults',
       operation: 'query',
-      args: {
-        ...results,
-        quizSetId: id(setIds(pools, owner, 'quiz'), true),
-        sessionId: id(pools.sessionIds),
-        sessionIds: {
-          type: '[ID!]',
-          clean: fc.uniqueArray(sessionIds.clean, { minLength: 1, maxLength: 3 }),
-          any: fc.oneof(fc.array(sessionIds.any, { maxLength: 4 }), sessionIds.any),
-        },
-        userSetId: id(setIds(pools, owner, 'user'), true),
-      },
+      args: { ...results, ...overAttempts },
       returns: DATA_SET,
     },
     ...(['getQuestionStatistics', 'getQuizStatistics'] as const).map((name) => ({
       name,
       operation: 'query' as const,
-      args: {
-        numberOfItemsPerPage: INT,
-        quizSetId: id(setIds(pools, owner, 'quiz'), true),
-        sessionId: id(pools.sessionIds),
-        sessionIds: {
-          type: '[ID!]',
-          clean: fc.uniqueArray(sessionIds.clean, { minLength: 1, maxLength: 3 }),
-          any: fc.oneof(fc.array(sessionIds.any, { maxLength: 4 }), sessionIds.any),
-        },
-        userSetId: id(setIds(pools, owner, 'user'), true),
-      },
+      args: { numberOfItemsPerPage: INT, ...overAttempts },
       returns: DATA_SET,
     })),
     {

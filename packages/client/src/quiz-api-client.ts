@@ -14,7 +14,7 @@ import {
 } from './data-set-export';
 import { exceptionFromResponse, TransportException } from './errors';
 import { watchSessionResults, type WebSocketConstructor } from './session-results.watch';
-import type { GetStatisticsParams, QuestionStatistic, QuizStatistic } from './statistics.types';
+import type { QuestionStatistic, QuizStatistic } from './statistics.types';
 import {
   DATE_ATTRIBUTES,
   dateInterval,
@@ -49,6 +49,7 @@ import type {
   GetQuizParams,
   GetQuizSetParams,
   GetResultsParams,
+  GetStatisticsParams,
   GetSessionParams,
   GetUserAttributeParams,
   GetUserGroupSetParams,

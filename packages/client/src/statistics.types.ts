@@ -1,5 +1,3 @@
-import type { DataSetRef, Id, PageSizeParams } from './types';
-
 /** Item analysis (contract.md §12): the items of getQuestionStatistics and getQuizStatistics. */
 
 /** One question of a quiz of the quiz set; numbers rounded to 2 decimals. */
@@ -33,13 +31,4 @@ export interface QuizStatistic {
   cronbachAlpha: number | null;
   /** Attempts by goodAnswersPercent in [0,10), [10,20) … [90,100]. */
   histogram: number[] | null;
-}
-
-/** Both operations need an access token; only attempts the requester may see in detail count. */
-export interface GetStatisticsParams extends PageSizeParams {
-  userSetId: DataSetRef;
-  quizSetId: DataSetRef;
-  /** Restricts the answers to these sessions. */
-  sessionIds?: readonly Id[];
-  sessionId?: Id;
 }

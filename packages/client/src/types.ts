@@ -349,3 +349,14 @@ export type ResultOf<P extends { readonly groupBy?: GroupBy }> = P extends { gro
     : P extends { groupBy: GroupBy }
       ? UserAggregateResult | QuizAggregateResult
       : DetailedResult;
+
+// Item analysis (contract.md §12).
+
+/** Both operations need an access token; only attempts the requester may see in detail count. */
+export interface GetStatisticsParams extends PageSizeParams {
+  userSetId: DataSetRef;
+  quizSetId: DataSetRef;
+  /** Restricts the answers to these sessions. */
+  sessionIds?: readonly Id[];
+  sessionId?: Id;
+}

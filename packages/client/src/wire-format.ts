@@ -1,10 +1,10 @@
-import type { GetStatisticsParams } from './statistics.types';
 import type {
   DataSetItem,
   DataSetPage,
   DataSetRef,
   DateIntervalParam,
   DateValue,
+  GetStatisticsParams,
   ItemAttribute,
   Quiz,
   Session,

@@ -43,6 +43,17 @@ export interface Loaders {
   sessionAttendeeCount: DataLoader<number, number>;
 }
 
+/**
+ * DataLoader.loadMany, failing as a whole when any key failed: a read that failed (a lost
+ * connection) must answer as a failure, never as a missing row.
+ */
+export async function loadEvery<K, V>(loader: DataLoader<K, V>, keys: readonly K[]): Promise<V[]> {
+  const loaded = await loader.loadMany(keys);
+  const failed = loaded.find((value): value is Error => value instanceof Error);
+  if (failed) throw failed;
+  return loaded as V[];
+}
+
 function byId<T extends { id: number }>(ids: readonly number[], rows: T[]): (T | null)[] {
   const map = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => map.get(id) ?? null);
@@ -89,7 +100,7 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
     const list = [...ids];
     // The three reads are independent: one round trip, not three.
     const [loaded, publicAuthors, known] = await Promise.all([
-      userById.loadMany(list),
+      loadEvery(userById, list),
       idsOf(publicAuthorsSql(dialect, list)),
       userId === undefined
         ? Promise.resolve(new Set<number>())
@@ -99,7 +110,7 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
       const user = loaded[index];
       return {
         userId: id,
-        publicProfile: user instanceof User ? user.publicProfile : false,
+        publicProfile: user?.publicProfile ?? false,
         authorOfPublicQuiz: publicAuthors.has(id),
         knownToRequester: known.has(id),
       };

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
+import { loadEvery } from '../../context/loaders';
 import type { Quiz } from '../../db/entities';
 import { quizReadDecision, type Decision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
@@ -40,8 +41,8 @@ export async function readableQuizzes(
   ctx: RequestContext,
   ids: readonly number[],
 ): Promise<Quiz[]> {
-  const loaded = await ctx.loaders.quizById.loadMany([...ids]);
-  const quizzes = loaded.filter((quiz): quiz is Quiz => quiz !== null && !(quiz instanceof Error));
+  const loaded = await loadEvery(ctx.loaders.quizById, ids);
+  const quizzes = loaded.filter((quiz): quiz is Quiz => quiz !== null);
   const decisions = await Promise.all(quizzes.map((quiz) => quizReadDecisionFor(ctx, quiz)));
   return quizzes.filter((_quiz, index) => decisions[index] === 'allowed');
 }

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
+import { loadEvery } from '../../context/loaders';
 import { wholeSeconds } from '../../db/column-types';
 import { Session, SessionAttendee, SessionQuiz } from '../../db/entities';
 import { isUniqueViolation } from '../../db/sql-errors';
@@ -81,13 +82,10 @@ async function findByClientRef(
  * own; any other reads as one that does not exist.
  */
 async function checkQuizzes(ctx: RequestContext, quizIds: number[]): Promise<void> {
-  const quizzes = await ctx.loaders.quizById.loadMany(quizIds);
+  const quizzes = await loadEvery(ctx.loaders.quizById, quizIds);
   for (const [index, quiz] of quizzes.entries()) {
     const id = quizIds[index] as number;
-    const playable =
-      quiz !== null &&
-      !(quiz instanceof Error) &&
-      sessionQuizDecision(ctx.requester, quiz) === 'allowed';
+    const playable = quiz !== null && sessionQuizDecision(ctx.requester, quiz) === 'allowed';
     if (!playable) {
       throw Errors.badParameter(
         ctx.operation,

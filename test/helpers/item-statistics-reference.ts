@@ -5,74 +5,20 @@
  * anything the service computed, and scores answers itself.
  */
 
-/** A rational n/d, d > 0, in lowest terms. */
-export interface Fraction {
-  n: bigint;
-  d: bigint;
-}
+import {
+  add,
+  compare,
+  div,
+  fraction,
+  int,
+  mul,
+  round2,
+  roundSqrt2,
+  sub,
+  type Fraction,
+} from './exact-fractions';
 
-const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? (a < 0n ? -a : a) : gcd(b, a % b));
-
-export function fraction(n: bigint, d = 1n): Fraction {
-  const sign = d < 0n ? -1n : 1n;
-  const g = gcd(n, d) || 1n;
-  return { n: (sign * n) / g, d: (sign * d) / g };
-}
-
-const add = (a: Fraction, b: Fraction) => fraction(a.n * b.d + b.n * a.d, a.d * b.d);
-const sub = (a: Fraction, b: Fraction) => fraction(a.n * b.d - b.n * a.d, a.d * b.d);
-const mul = (a: Fraction, b: Fraction) => fraction(a.n * b.n, a.d * b.d);
-const div = (a: Fraction, b: Fraction) => fraction(a.n * b.d, a.d * b.n);
-const int = (k: number) => fraction(BigInt(k));
-const compare = (a: Fraction, b: Fraction) => {
-  const diff = a.n * b.d - b.n * a.d;
-  return diff < 0n ? -1 : diff > 0n ? 1 : 0;
-};
-const abs = (a: Fraction): Fraction => ({ n: a.n < 0n ? -a.n : a.n, d: a.d });
-
-/** The exact value of a non-negative double, as a fraction. */
-function exactDouble(value: number): Fraction {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, value);
-  const bits = view.getBigUint64(0);
-  const exponent = Number((bits >> 52n) & 0x7ffn);
-  const mantissa = (bits & ((1n << 52n) - 1n)) | (exponent === 0 ? 0n : 1n << 52n);
-  const shift = Math.max(exponent, 1) - 1075;
-  return shift >= 0
-    ? fraction(mantissa << BigInt(shift))
-    : fraction(mantissa, 1n << BigInt(-shift));
-}
-
-/**
- * Exact ties (x.xx5) the reference rounded, and those whose nearest double lies below the half
- * (2.675 does): the values a rounding done on doubles gets wrong.
- */
-export const ties = { all: 0, below: 0 };
-
-/** -0 reads as 0 on the wire. */
-const plain = (value: number) => (value === 0 ? 0 : value);
-
-/** 2 decimals, half away from zero: sign × floor(100|x| + 1/2) hundredths. */
-export function round2(x: Fraction): number {
-  const a = abs(x);
-  const halves = 200n * a.n;
-  if (halves % a.d === 0n && (halves / a.d) % 2n === 1n) {
-    ties.all += 1;
-    if (compare(exactDouble(Number(a.n) / Number(a.d)), a) < 0) ties.below += 1;
-  }
-  const hundredths = Number((200n * a.n + a.d) / (2n * a.d));
-  return plain(((x.n < 0n ? -1 : 1) * hundredths) / 100);
-}
-
-/** sign × √|square|, to 2 decimals half away from zero: the largest h with (2h − 1)² ≤ 40000·|square|. */
-export function roundSignedSqrt2(square: Fraction, negative: boolean): number {
-  const x = abs(square);
-  const fits = (h: bigint) => h === 0n || (2n * h - 1n) ** 2n * x.d <= 40000n * x.n;
-  let h = BigInt(Math.floor(100 * Math.sqrt(Number(x.n) / Number(x.d)) + 0.5));
-  while (fits(h + 1n)) h += 1n;
-  while (h > 0n && !fits(h)) h -= 1n;
-  return plain(((negative ? -1 : 1) * Number(h)) / 100);
-}
+export { ties, type Fraction } from './exact-fractions';
 
 export type QuestionType =
   | 'MultipleChoicesOneGoodAnswer'
@@ -207,7 +153,7 @@ export function questionStatistics(quiz: RefQuiz, attempts: Attempt[]): Statisti
       if (varX !== 0n && varY !== 0n) {
         // r = cov / √(var x · var y): its square is rational, its sign is the covariance's.
         const cov = scaledCovariance(x, y);
-        discrimination = roundSignedSqrt2(fraction(cov * cov, varX * varY), cov < 0n);
+        discrimination = roundSqrt2(fraction(cov * cov, varX * varY), cov < 0n);
       }
     }
     let choiceCounts: number[] | null = null;
@@ -272,7 +218,7 @@ export function quizStatistic(quiz: RefQuiz, attempts: Attempt[]): StatisticItem
     nbAttempts: n,
     mean: round2(mean),
     median: round2(median),
-    stddev: roundSignedSqrt2(variance, false),
+    stddev: roundSqrt2(variance, false),
     cronbachAlpha,
     histogram,
   };

@@ -11,6 +11,18 @@ import { Answer, Quiz, Session } from '../../src/db/entities';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend } from '../helpers/database';
+import {
+  add,
+  compare,
+  divInt,
+  fraction,
+  mul,
+  round2,
+  roundSqrt2,
+  sub,
+  ties,
+  type Fraction,
+} from '../helpers/exact-fractions';
 
 /**
  * getResults against a reference written here from the words of contract.md §7, in exact
@@ -130,66 +142,6 @@ function classroom(seed: number): ImportDocument {
 
 // ---------------------------------------------------------------------------------------------
 // The reference: contract.md §7 in exact arithmetic
-
-/** A non-negative rational n/d (d > 0). */
-interface Fraction {
-  n: bigint;
-  d: bigint;
-}
-
-const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? (a < 0n ? -a : a) : gcd(b, a % b));
-
-function fraction(n: bigint, d = 1n): Fraction {
-  const g = gcd(n, d) || 1n;
-  return { n: n / g, d: d / g };
-}
-
-const add = (a: Fraction, b: Fraction) => fraction(a.n * b.d + b.n * a.d, a.d * b.d);
-const sub = (a: Fraction, b: Fraction) => fraction(a.n * b.d - b.n * a.d, a.d * b.d);
-const mul = (a: Fraction, b: Fraction) => fraction(a.n * b.n, a.d * b.d);
-const divInt = (a: Fraction, k: number) => fraction(a.n, a.d * BigInt(k));
-const compare = (a: Fraction, b: Fraction) => {
-  const diff = a.n * b.d - b.n * a.d;
-  return diff < 0n ? -1 : diff > 0n ? 1 : 0;
-};
-
-/** The exact value of a double, as a fraction. */
-function exactDouble(value: number): Fraction {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, value);
-  const bits = view.getBigUint64(0);
-  const exponent = Number((bits >> 52n) & 0x7ffn);
-  const mantissa = (bits & ((1n << 52n) - 1n)) | (exponent === 0 ? 0n : 1n << 52n);
-  const shift = Math.max(exponent, 1) - 1075;
-  return shift >= 0
-    ? fraction(mantissa << BigInt(shift))
-    : fraction(mantissa, 1n << BigInt(-shift));
-}
-
-/**
- * Exact ties (x.xx5) the reference rounded whose nearest double lies below the half, as 2.675
- * does: the cases a plain ROUND on a DOUBLE gets wrong. The suite checks it met some.
- */
-const ties = { below: 0 };
-
-/** 2 decimals, half away from zero (values are never negative): floor(100x + 1/2) hundredths. */
-function round2(x: Fraction): number {
-  if (x.n < 0n) throw new Error('the reference never rounds a negative value');
-  const halves = 200n * x.n;
-  if (halves % x.d === 0n && (halves / x.d) % 2n === 1n) {
-    if (compare(exactDouble(Number(x.n) / Number(x.d)), x) < 0) ties.below += 1;
-  }
-  return Number((200n * x.n + x.d) / (2n * x.d)) / 100;
-}
-
-/** √x to 2 decimals, half away from zero: the largest h with (2h − 1)² ≤ 40000·x, exactly. */
-function roundSqrt2(x: Fraction): number {
-  const fits = (h: bigint) => h === 0n || (2n * h - 1n) ** 2n * x.d <= 40000n * x.n;
-  let h = BigInt(Math.floor(100 * Math.sqrt(Number(x.n) / Number(x.d)) + 0.5));
-  while (fits(h + 1n)) h += 1n;
-  while (!fits(h)) h -= 1n;
-  return Number(h) / 100;
-}
 
 const RESULT_TYPES = [
   'nbGoodAnswers',

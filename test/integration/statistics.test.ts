@@ -437,14 +437,7 @@ describe.each(BACKENDS)('item statistics on %s', (backend) => {
                   title
                 }
                 questions {
-                  id
-                  questionIndex
-                  title
-                  type
-                  facility
-                  discrimination
-                  choiceCounts
-                  nbAnswers
+                  ...Question
                 }
               }
             }
@@ -452,20 +445,23 @@ describe.each(BACKENDS)('item statistics on %s', (backend) => {
           questions: getQuestionStatistics(userSetId: $u, quizSetId: $q) {
             items {
               ... on QuestionStatistic {
-                id
-                questionIndex
-                title
-                type
-                facility
-                discrimination
-                choiceCounts
-                nbAnswers
+                ...Question
                 quiz {
                   title
                 }
               }
             }
           }
+        }
+        fragment Question on QuestionStatistic {
+          id
+          questionIndex
+          title
+          type
+          facility
+          discrimination
+          choiceCounts
+          nbAnswers
         }
       `,
       { variables: { u: sets.T.userSetId, q: sets.T.quizSetId }, headers: headers('T') },

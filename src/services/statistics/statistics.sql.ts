@@ -100,6 +100,17 @@ function attemptsStage(counted: SqlFragment): string {
 }
 
 /**
+ * The answers `a` of the counted attempts `t`, each beside its attempt: the attempts are read
+ * first and their answers by (user, quiz, session), in an order the planner may not change (it
+ * would otherwise read every answer of the users and look their attempts up).
+ */
+function attemptAnswers(dialect: Dialect): string {
+  return `attempts t
+    ${dialect.straightJoin} answers a
+      ON a.user_id = t.user_id AND a.quiz_id = t.quiz_id AND a.session_id = t.session_id`;
+}
+
+/**
  * One row per question of every quiz of the quiz set, in (quiz, question) order, with the
  * columns of question_statistics. The attempts come from the index alone; only then are the
  * answers of those attempts read (by ranges of ix_answers_user_quiz, the join order forced), for
@@ -139,9 +150,7 @@ export function questionStatisticsQuery(dialect: Dialect, request: StatisticsReq
          SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) AS g,
          SUM(CASE WHEN a.good = 1 THEN t.total ELSE 0 END) AS xt,
          ${choiceSums.join(',\n         ')}
-    FROM attempts t
-    ${dialect.straightJoin} answers a
-      ON a.user_id = t.user_id AND a.quiz_id = t.quiz_id AND a.session_id = t.session_id
+    FROM ${attemptAnswers(dialect)}
    GROUP BY a.question_id
 )`,
       params: counted.params,
@@ -220,9 +229,7 @@ export function quizStatisticsQuery(dialect: Dialect, request: StatisticsRequest
    GROUP BY r.quiz_id
 ), goods AS (
   SELECT a.quiz_id AS quiz_id, SUM(CASE WHEN a.good = 1 THEN 1 ELSE 0 END) AS g
-    FROM attempts t
-    ${dialect.straightJoin} answers a
-      ON a.user_id = t.user_id AND a.quiz_id = t.quiz_id AND a.session_id = t.session_id
+    FROM ${attemptAnswers(dialect)}
    GROUP BY a.quiz_id, a.question_id
 ), items AS (
   SELECT o.quiz_id AS quiz_id, SUM(o.g * o.g) AS g2

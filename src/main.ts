@@ -57,6 +57,12 @@ async function main(): Promise<void> {
     ...frontDoorBanner(running.url, frontDoorLinks(config, frontDoor)),
   ];
   if (demo) lines.push(...demo.banner(running.url));
+  if (config.privacy.legacyOpenReads) {
+    const warning =
+      "LEGACY_OPEN_READS=true: pupils' attendance, who played what and per-pupil aggregated results are readable with an API key alone";
+    logger.warn({ setting: 'LEGACY_OPEN_READS' }, warning);
+    lines.push(`Warning: ${warning}.`);
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

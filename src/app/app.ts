@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { healthRoutes } from '../api/health/health.routes';
@@ -6,6 +6,7 @@ import { admission } from '../api/http/admission.middleware';
 import { errorMiddleware, notFoundHandler } from '../api/http/error.middleware';
 import { bodyHeadLimits, jsonBody, urlLimits } from '../api/http/request-limits.middleware';
 import { wireOfPaths } from '../api/http/wire';
+import { loggedRequest, loggedResponse } from '../api/http/request-log';
 import type { RestOperation } from '../api/rest/rest-operation';
 import { restRouter } from '../api/rest/rest.router';
 import { webRoutes } from '../api/web/web.routes';
@@ -83,14 +84,10 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
         return (graphql ? { graphql } : undefined) as object;
       },
       wrapSerializers: false,
+      // Parameters by name, values only of identifiers (contract.md §14.7; request-log.ts).
       serializers: {
-        req: (req: IncomingMessage & { id?: unknown; originalUrl?: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.originalUrl ?? req.url,
-          remoteAddress: req.socket?.remoteAddress,
-        }),
-        res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
+        req: loggedRequest,
+        res: loggedResponse,
         err: (error: Error) => ({ type: error.name, message: error.message }),
       },
     }),

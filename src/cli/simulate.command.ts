@@ -37,6 +37,7 @@ interface SimulateOptions {
   batching: Batching;
   tickMs: number;
   clientRef?: string;
+  join?: boolean;
 }
 
 function baseUrl(raw: string): string {
@@ -58,11 +59,19 @@ function idList(raw: string): number[] {
   return ids;
 }
 
-/** The given token, or one issued as the operator for the --user teacher and the given key. */
-async function accessToken(options: SimulateOptions, env: SimulateCommandEnv): Promise<string> {
+/**
+ * The teacher's token: the given one, or one issued as the operator for the --user teacher and
+ * the given key; with --join, also the pupils' tokens, issued alike (only the operator can).
+ */
+async function accessTokens(
+  options: SimulateOptions,
+  env: SimulateCommandEnv,
+): Promise<{ teacher: string; pupil?: (pupilId: string) => Promise<string> }> {
   if (options.token !== undefined && options.user !== undefined)
     throw new CliError('give --token or --user, not both');
-  if (options.token !== undefined) return options.token;
+  if (options.join && options.user === undefined)
+    throw new CliError("--join issues the pupils' tokens as the operator: give --user");
+  if (options.token !== undefined) return { teacher: options.token };
   if (options.user === undefined)
     throw new CliError('an access token is needed: --token or --user');
   const ctx = await env.context('simulate');
@@ -71,7 +80,11 @@ async function accessToken(options: SimulateOptions, env: SimulateCommandEnv): P
   const { key } = await findCredentials(ctx.db.writeRows, hashSecret(options.apiKey), null);
   if (!key || key.revokedAt)
     throw new CliError('the API key is unknown or revoked in the database of DATABASE_URL');
-  return (await issueAccessToken(ctx, user.id, key.id)).token;
+  const issue = async (userId: number) => (await issueAccessToken(ctx, userId, key.id)).token;
+  return {
+    teacher: await issue(user.id),
+    pupil: options.join ? (pupilId) => issue(Number(pupilId)) : undefined,
+  };
 }
 
 /** A failure of the service or of the connection, as one line naming the operation. */
@@ -153,8 +166,12 @@ export function addSimulateCommand(program: Command, env: SimulateCommandEnv): v
       '--client-ref <ref>',
       'names the session; by default one made of the quiz, class size, duration and seed',
     )
+    .option(
+      '--join',
+      'the pupils join the session with its join code, each with a token issued as the operator (needs --user), instead of being named by the teacher, who may name only pupils it knows; with --batching pupil each device sends its own answers',
+    )
     .action(async (options: SimulateOptions) => {
-      const token = await accessToken(options, env);
+      const tokens = await accessTokens(options, env);
       const pupils = options.pupilIds?.length ?? options.pupils;
       const { progress } = env;
       let report: ClassSimulationReport;
@@ -162,7 +179,8 @@ export function addSimulateCommand(program: Command, env: SimulateCommandEnv): v
         report = await simulateClass({
           baseUrl: options.url,
           apiKey: options.apiKey,
-          accessToken: token,
+          accessToken: tokens.teacher,
+          pupilToken: tokens.pupil,
           quizId: options.quiz,
           pupils,
           pupilIds: options.pupilIds,
@@ -174,7 +192,8 @@ export function addSimulateCommand(program: Command, env: SimulateCommandEnv): v
           onStart: (start) =>
             env.print(
               `Session ${start.sessionId} (${start.resumed ? 'resumed' : 'new'}, clientRef ${start.clientRef}): ` +
-                `${count(pupils, 'pupil')}, quiz ${options.quiz} of ${start.questions} questions, ` +
+                `${count(pupils, 'pupil')}${start.joined > 0 ? ` (${start.joined} joined with the join code)` : ''}, ` +
+                `quiz ${options.quiz} of ${start.questions} questions, ` +
                 `${start.planned} answers over ${options.seconds} s.\n` +
                 // The key is not printed back: the demo page takes it as given.
                 `Follow it live: ${options.url.replace(/\/+$/, '')}/demo/?sessionId=${start.sessionId}&apiKey=<the API key>`,

@@ -238,6 +238,9 @@ export const ENV_SCHEMA = z
     LIVE_IDLE_TIMEOUT_SECONDS: wholeNumber(1, DAY).default(60),
     METRICS_ENABLED: flag.default(true),
     METRICS_TOKEN: bearerToken.optional(),
+    LEGACY_OPEN_READS: flag.default(false),
+    SURVEY_MIN_RESPONSES: wholeNumber(1, 1_000_000).default(5),
+    SESSION_JOIN_TTL_SECONDS: wholeNumber(60, 365 * DAY).default(DAY),
   })
   .superRefine(
     (env, ctx) => {

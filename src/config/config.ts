@@ -82,6 +82,13 @@ export interface Config {
    * bearing it (its SHA-256 is kept, not the token).
    */
   metrics: { enabled: boolean; tokenSha256?: string };
+  /**
+   * Privacy of pupils' data (contract.md §6, §14): `legacyOpenReads` restores the legacy
+   * service's open reads of attendance, players and aggregates over every attempt;
+   * `surveyMinResponses` is the fewest attempts for which a survey's choice counts are shown;
+   * `sessionJoinTtlSeconds` is how long a session's join code is valid.
+   */
+  privacy: { legacyOpenReads: boolean; surveyMinResponses: number; sessionJoinTtlSeconds: number };
 }
 
 /** One refused variable: its name and what is wrong with its value. */
@@ -209,6 +216,11 @@ export function loadConfig(env: RawEnv = process.env, cwd: string = process.cwd(
         e.METRICS_TOKEN === undefined
           ? undefined
           : createHash('sha256').update(e.METRICS_TOKEN).digest('hex'),
+    },
+    privacy: {
+      legacyOpenReads: e.LEGACY_OPEN_READS,
+      surveyMinResponses: e.SURVEY_MIN_RESPONSES,
+      sessionJoinTtlSeconds: e.SESSION_JOIN_TTL_SECONDS,
     },
   };
   return Object.freeze(config);

@@ -14,6 +14,7 @@ import { ApiKeyRateLimits } from './api-key-rate-limits';
 import { createLoaders, type Loaders } from './loaders';
 import { CredentialsCache } from './credentials.cache';
 import { ADMITTED, type Admission } from './admission';
+import { holdsSecret } from '../observability/secret-shapes';
 
 /** Who is asking. An operator is the command line: trusted, outside the API's permission policy. */
 export type Requester = PolicyRequester;
@@ -96,9 +97,12 @@ export interface RequestContext extends AppDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** A caller-supplied request id is kept only when it is short and plain, so logs stay clean. */
+/**
+ * A caller-supplied request id is kept only when it is short and plain, so logs stay clean, and
+ * is no secret: it is repeated in the X-Request-Id header, 500 answers and log lines.
+ */
 export function requestIdFrom(header: string | undefined): string {
-  return header && REQUEST_ID.test(header) ? header : randomUUID();
+  return header && REQUEST_ID.test(header) && !holdsSecret(header) ? header : randomUUID();
 }
 
 export function createRequestContext(

@@ -5,6 +5,7 @@ import {
   type GraphQLErrorCode,
 } from './error-table';
 import { databaseUnavailability } from './database-failures';
+import { HIDDEN_SECRET, hideSecrets, isCredentialName } from '../observability/secret-shapes';
 
 /** Fields a subtype adds to the exception object (contract.md §2). */
 export interface ErrorExtras {
@@ -41,19 +42,52 @@ export interface GraphQLExtensions extends Omit<ExceptionBody, 'message'> {
 const MAX_PROVIDED_VALUE = 200;
 
 /**
+ * What an error may repeat of the request, with no credential (contract.md §2): a credential
+ * parameter's value is never shown, whatever it looks like, and a value of a secret's shape is
+ * hidden wherever it was put (an API key sent as a quiz id, in a path, in a field name).
+ */
+function withoutCredentials(extras: ErrorExtras): ErrorExtras {
+  const { parameterName, providedValue } = extras;
+  if (parameterName === undefined && providedValue === undefined) return extras;
+  const secretParameter = parameterName !== undefined && isCredentialName(parameterName);
+  return {
+    ...extras,
+    ...(parameterName === undefined ? {} : { parameterName: hideSecrets(parameterName) }),
+    ...(providedValue === undefined
+      ? {}
+      : {
+          providedValue:
+            secretParameter && providedValue !== '' ? HIDDEN_SECRET : hideSecrets(providedValue),
+        }),
+  };
+}
+
+/**
  * The domain error (ServiceApiException of the spec). Deliberately not a GraphQLError: the
- * transports translate it through ERROR_TABLE, so both read the same.
+ * transports translate it through ERROR_TABLE, so both read the same. Nothing it carries repeats
+ * a credential, whoever built it.
  */
 export class ServiceApiError extends Error {
   override readonly name = 'ServiceApiError';
+  readonly operation: string;
+  readonly reason: string;
+  readonly extras: ErrorExtras;
 
   constructor(
     readonly kind: ErrorKind,
-    readonly operation: string,
-    readonly reason: string,
-    readonly extras: ErrorExtras = {},
+    operation: string,
+    reason: string,
+    extras: ErrorExtras = {},
   ) {
-    super(ERROR_TABLE[kind].message(operation, reason, extras.parameterName));
+    const shown = {
+      operation: hideSecrets(operation),
+      reason: hideSecrets(reason),
+      extras: withoutCredentials(extras),
+    };
+    super(ERROR_TABLE[kind].message(shown.operation, shown.reason, shown.extras.parameterName));
+    this.operation = shown.operation;
+    this.reason = shown.reason;
+    this.extras = shown.extras;
   }
 
   get type(): ExceptionType {
@@ -97,7 +131,8 @@ export class ServiceApiError extends Error {
  * 100,000-element array costs no more than echoing a short one.
  */
 function shown(value: unknown): string {
-  const text = preview(value);
+  // Secrets hidden before the cut, so none is shown in part either.
+  const text = hideSecrets(preview(value));
   return text.length > MAX_PROVIDED_VALUE ? `${text.slice(0, MAX_PROVIDED_VALUE)}…` : text;
 }
 
@@ -155,8 +190,8 @@ export const Errors = {
     new ServiceApiError('unauthenticated', operation, reason),
   forbidden: (operation: string, reason: string) =>
     new ServiceApiError('forbidden', operation, reason),
-  unsupportedRequest: (operation: string) =>
-    new ServiceApiError('unsupportedRequest', operation, `operation ${operation} does not exist`),
+  unsupportedRequest: (operation: string, reason = `operation ${operation} does not exist`) =>
+    new ServiceApiError('unsupportedRequest', operation, reason),
   methodNotAllowed: (operation: string, method: string, allow: readonly string[]) =>
     new ServiceApiError(
       'methodNotAllowed',

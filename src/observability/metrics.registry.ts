@@ -5,7 +5,7 @@ import { processMetricsText } from './metrics.process';
 export type Transport = 'rest' | 'graphql' | 'web' | 'other';
 
 /** Which limit refused a request (429). */
-export type RateLimitName = 'api_key' | 'login';
+export type RateLimitName = 'api_key' | 'login' | 'session_join';
 
 /** What a pool gauge reads (db/pool-usage.ts gives it for MySQL/MariaDB). */
 export interface PoolReading {
@@ -56,7 +56,7 @@ export class ServiceMetrics {
     });
     this.refusals = new Counter({
       name: 'quiz_rate_limit_refusals_total',
-      help: 'Requests refused with 429 TooManyRequestsException, by limit (api_key, login)',
+      help: 'Requests refused with 429 TooManyRequestsException, by limit (api_key, login, session_join)',
       labelNames: ['limit'],
       registers,
     });

@@ -1,4 +1,5 @@
 import { Stream } from 'node:stream';
+import { hideSecrets } from './secret-shapes';
 
 /** Names whose values are secrets wherever they appear: query strings, JSON fields, headers. */
 const SECRET_NAMES = [
@@ -55,11 +56,51 @@ const JSON_FIELD =
   /((?:\\?"|%22)(?:token|accessToken|apiKey|password)(?:\\?"|%22)\s*(?::|%3A)\s*(?:\\?"|%22))([^"\\%]+)/gi;
 const BEARER = /(bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
 
-/** Removes secret values from a free text (URL, message, SQL, stack). */
+/**
+ * Removes secret values from a free text (URL, message, SQL, stack): those named as secrets, and
+ * any value of a secret's shape wherever it was put (an API key sent as `keywords`, say).
+ */
 export function redactText(text: string): string {
-  return redactPairs(text)
-    .replace(JSON_FIELD, (_m, head: string) => `${head}${REDACTED}`)
-    .replace(BEARER, (_m, head: string) => `${head}${REDACTED}`);
+  return hideSecrets(
+    redactPairs(text)
+      .replace(JSON_FIELD, (_m, head: string) => `${head}${REDACTED}`)
+      .replace(BEARER, (_m, head: string) => `${head}${REDACTED}`),
+  );
+}
+
+/** A database driver's error: its message quotes the values of the statement that failed. */
+function isDatabaseError(error: Error): boolean {
+  const fields = error as Error & Record<string, unknown>;
+  return (
+    error.name === 'QueryFailedError' ||
+    typeof fields.sqlMessage === 'string' ||
+    typeof fields.sql === 'string' ||
+    typeof fields.query === 'string'
+  );
+}
+
+// 'a quoted literal' of a driver message (MariaDB: Duplicate entry 'x@y.org' for key ...).
+const QUOTED_LITERAL = /'(?:[^'\\]|\\.|'')*'/g;
+
+/**
+ * A driver's message without the values it quotes (an email in a duplicate key, a name near a
+ * syntax error): the error code and the sentence tell the operator what failed.
+ */
+function withoutLiterals(text: string): string {
+  return text.replace(QUOTED_LITERAL, "'…'");
+}
+
+/** An error as a log field: its type, code, message and stack, never its statement or values. */
+function loggedError(error: Error): Record<string, unknown> {
+  const database = isDatabaseError(error);
+  const clean = (text: string) => redactText(database ? withoutLiterals(text) : text);
+  const code = (error as Error & { code?: unknown }).code;
+  return {
+    type: error.name,
+    ...(typeof code === 'string' ? { code } : {}),
+    message: clean(error.message),
+    stack: error.stack && clean(error.stack),
+  };
 }
 
 /**
@@ -74,13 +115,7 @@ export function redactValue(value: unknown, depth = 0): unknown {
   if (value instanceof Stream) return value;
   if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
   if (value instanceof Date) return value;
-  if (value instanceof Error) {
-    return {
-      type: value.name,
-      message: redactText(value.message),
-      stack: value.stack && redactText(value.stack),
-    };
-  }
+  if (value instanceof Error) return loggedError(value);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     out[key] =

@@ -11,6 +11,14 @@ export const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 40);
 export const ONLY_TIERS = (process.env.BENCH_TIERS ?? 'S,M').split(',').map((t) => t.trim());
 /** A second build (of an earlier commit, say) whose requests interleave with this build's. */
 export const COMPARE_JS = process.env.BENCH_COMPARE_JS;
+/**
+ * Aggregated requests of an anonymous requester too (BENCH_ANONYMOUS=1): the API key alone, on
+ * copies of the sets owned by the key. Information only: under the requester scope they read no
+ * answer, so against a build without it they compare different work.
+ */
+export const ANONYMOUS = process.env.BENCH_ANONYMOUS === '1';
+/** The largest ratio of a tier M median to the compared build's counted as "the same" (issue 26). */
+export const COMPARE_RATIO = Number(process.env.BENCH_COMPARE_RATIO ?? 1.03);
 /** The throughput row of tier M (BENCH_THROUGHPUT=0 skips it). */
 export const THROUGHPUT = process.env.BENCH_THROUGHPUT !== '0';
 export const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 10);
@@ -86,10 +94,20 @@ export const SHAPE_LABEL: Record<Shape, string> = {
   byQuiz: 'avg by quiz',
 };
 
-export type Transport = 'floor' | 'REST' | 'GraphQL' | 'stmt' | 'compareREST' | 'compareGraphQL';
+export type Transport =
+  | 'floor'
+  | 'REST'
+  | 'GraphQL'
+  | 'stmt'
+  | 'compareREST'
+  | 'compareGraphQL'
+  | 'anonREST'
+  | 'compareAnonREST';
 export const TRANSPORT_LABEL: Record<Transport, string> = {
   compareREST: 'REST (compare)',
   compareGraphQL: 'GraphQL (compare)',
+  anonREST: 'REST anonymous',
+  compareAnonREST: 'REST anon (cmp)',
   floor: 'floor SQL',
   REST: 'REST',
   GraphQL: 'GraphQL',

@@ -10,18 +10,22 @@ import { aggregationOf, type ServicePage } from './results-bench.requests';
 
 /**
  * Attempts of the user set on the quiz set (user, quiz, session, good answers), each with its
- * percentile among the attempts on its quiz: 100 × (below + tied/2) / all.
+ * percentile among the attempts on its quiz: 100 × (below + tied/2) / all. Surveys have no score
+ * (contract.md §7): both null on a survey quiz, which the averages then ignore.
  */
 export const FLOOR_VALUED = `
-  SELECT t.user_id, t.quiz_id, t.session_id, t.nb_good,
-         100 * (RANK() OVER (PARTITION BY t.quiz_id ORDER BY t.nb_good) - 1
-                + COUNT(*) OVER (PARTITION BY t.quiz_id, t.nb_good) / 2)
-             / COUNT(*) OVER (PARTITION BY t.quiz_id) AS pct
+  SELECT t.user_id, t.quiz_id, t.session_id,
+         CASE WHEN q.survey = 1 THEN NULL ELSE t.nb_good END AS nb_good,
+         CASE WHEN q.survey = 1 THEN NULL
+              ELSE 100 * (RANK() OVER (PARTITION BY t.quiz_id ORDER BY t.nb_good) - 1
+                          + COUNT(*) OVER (PARTITION BY t.quiz_id, t.nb_good) / 2)
+                       / COUNT(*) OVER (PARTITION BY t.quiz_id) END AS pct
     FROM (SELECT a.user_id, a.quiz_id, a.session_id, COALESCE(SUM(a.good), 0) AS nb_good
             FROM answers a
            WHERE a.user_id IN (SELECT item_id FROM data_set_items WHERE data_set_id = ?)
              AND a.quiz_id IN (SELECT item_id FROM data_set_items WHERE data_set_id = ?)
-           GROUP BY a.user_id, a.quiz_id, a.session_id) t`;
+           GROUP BY a.user_id, a.quiz_id, a.session_id) t
+    JOIN quizzes q ON q.id = t.quiz_id`;
 
 export function floorStatement(c: Case, requesterId: number): { sql: string; params: number[] } {
   const sets = [c.userSetId, c.quizSetId];

@@ -56,10 +56,16 @@ export function aggregationOf(shape: Shape): { functions: string[]; groupBy: str
     : { functions: ['average'], groupBy: shape === 'byUser' ? 'user' : 'quiz' };
 }
 
-export function restRequest(service: Service, p: Prepared, c: Case): HttpRequest {
+/** `anonymous`: the API key alone, no token (the sets must then be the key's: Prepared.anonymous). */
+export function restRequest(
+  service: Service,
+  p: Prepared,
+  c: Case,
+  anonymous = false,
+): HttpRequest {
   const query = new URLSearchParams({
     apiKey: p.apiKey,
-    accessToken: p.token,
+    ...(anonymous ? {} : { accessToken: p.token }),
     userSetId: String(c.userSetId),
     quizSetId: String(c.quizSetId),
     resultTypes: RESULT_TYPES.join(','),
@@ -73,8 +79,13 @@ export function restRequest(service: Service, p: Prepared, c: Case): HttpRequest
   return { url: `${service.url}/getResults?${query.toString()}`, method: 'GET' };
 }
 
-export async function restGetResults(service: Service, p: Prepared, c: Case): Promise<ServicePage> {
-  const res = await httpRequest(restRequest(service, p, c));
+export async function restGetResults(
+  service: Service,
+  p: Prepared,
+  c: Case,
+  anonymous = false,
+): Promise<ServicePage> {
+  const res = await httpRequest(restRequest(service, p, c, anonymous));
   if (res.status !== 200) throw new Error(`REST getResults ${res.status}: ${res.body}`);
   return JSON.parse(res.body) as ServicePage;
 }

@@ -21,9 +21,14 @@ import { explainTierM } from './results-bench.explain';
 import { compare, floorRun, stmtRun } from './results-bench.floor';
 import { startService } from './results-bench.process';
 import { benchStatistics, STATISTICS, type StatisticsReport } from './results-bench.statistics';
-import { graphqlGetResults, restGetResults } from './results-bench.requests';
+import {
+  graphqlGetResults,
+  restGetResults,
+  type PageItem,
+  type ServicePage,
+} from './results-bench.requests';
 import { benchThroughput, type ThroughputReport } from './results-bench.throughput';
-import { prepareTier } from './results-bench.tiers';
+import { prepareTier, type Prepared } from './results-bench.tiers';
 
 export interface TierReport {
   tier: Tier;
@@ -40,6 +45,26 @@ export interface TierReport {
   throughput?: ThroughputReport;
   /** Tier M only: getQuestionStatistics and getQuizStatistics (BENCH_STATISTICS=0 skips them). */
   statistics?: StatisticsReport;
+}
+
+/** The aggregated case on the API key's copies of the sets (BENCH_ANONYMOUS=1), else none. */
+function anonymousCase(p: Prepared, users: number, quizzes: number, shape: Shape): Case | null {
+  if (!p.anonymous || shape === 'detailed') return null;
+  return {
+    userSetId: p.anonymous.userSets.get(users) as number,
+    quizSetId: p.anonymous.quizSets.get(quizzes) as number,
+    shape,
+  };
+}
+
+/** Whether two builds' first pages list the same items (ids), out of as many: else how not. */
+function sameItems(page: ServicePage, other: ServicePage): string | undefined {
+  if (page.totalNumberOfItems !== other.totalNumberOfItems) {
+    return `${other.totalNumberOfItems} items, this build ${page.totalNumberOfItems}`;
+  }
+  const key = (item: PageItem) => `${item.userId}/${item.quizId}/${item.sessionId}`;
+  const index = page.items.findIndex((item, i) => key(item) !== key(other.items[i] ?? {}));
+  return index < 0 ? undefined : `item ${index + 1}: ${key(other.items[index] ?? {})}`;
 }
 
 export async function benchTier(tier: Tier, mainJs: string, explain: boolean): Promise<TierReport> {
@@ -104,20 +129,33 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
             runners.compareGraphQL = async () =>
               (await timed(() => graphqlGetResults(compared, p, c))).ms;
           }
+          const anonymous = anonymousCase(p, users, quizzes, shape);
+          if (anonymous) {
+            runners.anonREST = async () =>
+              (await timed(() => restGetResults(service, p, anonymous, true))).ms;
+            if (compared) {
+              runners.compareAnonREST = async () =>
+                (await timed(() => restGetResults(compared, p, anonymous, true))).ms;
+            }
+          }
           const transports = Object.keys(runners) as Transport[];
-          // Warm-up (every runner once), and a check that the floor computes the service's rows.
+          // Warm-up (every runner once), and a check that the floor computes the service's rows
+          // (and the compared build the same items).
           const floorRows = await floorRun(conn, c, p.requesterId);
           const restPage = await restGetResults(service, p, c);
-          for (const t of transports) if (t !== 'floor' && t !== 'REST') await runners[t]?.();
+          const comparedPage = compared && (await restGetResults(compared, p, c));
+          const skip = ['floor', 'REST', ...(compared ? ['compareREST'] : [])];
+          for (const t of transports) if (!skip.includes(t)) await runners[t]?.();
+          const label = `tier ${tier.name} ${users}×${quizzes} ${SHAPE_LABEL[shape]}`;
           const problem = compare(c, restPage, floorRows);
-          if (problem) {
-            mismatches.push(
-              `tier ${tier.name} ${users}×${quizzes} ${SHAPE_LABEL[shape]}: ${problem}`,
-            );
-          }
+          if (problem) mismatches.push(`${label}: ${problem}`);
+          const apart = comparedPage && sameItems(restPage, comparedPage);
+          if (apart) mismatches.push(`${label}, compared build: ${apart}`);
           const times = new Map<Transport, number[]>(transports.map((t) => [t, []]));
           for (let i = 0; i < RUNS; i += 1) {
-            for (const t of transports) {
+            // Rotated from run to run, so that no target always follows the same one.
+            for (let j = 0; j < transports.length; j += 1) {
+              const t = transports[(i + j) % transports.length] as Transport;
               const runner = runners[t];
               if (runner) times.get(t)?.push(await runner());
             }

@@ -7,6 +7,7 @@ import { loadData } from '../../src/data/import/bulk-loader';
 import { openDatabase } from '../../src/db/data-source';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import {
+  ANONYMOUS,
   FAR_FUTURE,
   log,
   mysqlUri,
@@ -52,7 +53,25 @@ export interface Prepared {
   quizSets: Map<number, number>;
   /** A user set without members: its results cost only what every request costs. */
   emptyUserSetId: number;
+  /** BENCH_ANONYMOUS=1: the same sets owned by the API key, which its requests alone may read. */
+  anonymous?: { userSets: Map<number, number>; quizSets: Map<number, number> };
   answers: number;
+}
+
+type DataSource = Awaited<ReturnType<typeof openDatabase>>;
+
+/**
+ * Fails unless every answer of the tier is in the requester scope (contract.md §7: attempts in
+ * sessions the requester owns and the requester's own), so that a build scoping aggregates to it
+ * computes over the same attempts as one that does not, and the floor needs no scope.
+ */
+async function checkScopeCoversAnswers(dataSource: DataSource, requesterId: number) {
+  const [{ n }] = (await dataSource.query(
+    `SELECT COUNT(*) AS n FROM answers a LEFT JOIN sessions s ON s.id = a.session_id
+      WHERE a.user_id <> ? AND (s.owner_id IS NULL OR s.owner_id <> ?)`,
+    [requesterId, requesterId],
+  )) as { n: number }[];
+  if (Number(n) > 0) throw new Error(`${n} answers are outside the requester's scope`);
 }
 
 /** Generates the tier (unless reused), then the requester, its credentials and its sets. */
@@ -90,15 +109,21 @@ export async function prepareTier(tier: Tier): Promise<Prepared> {
     }[];
     // The requester owns every session: detailed results then hold every attempt of the sets.
     await dataSource.query('UPDATE sessions SET owner_id = ?', [requesterId]);
+    await checkScopeCoversAnswers(dataSource, requesterId);
     const key = await createTestApiKey(dataSource, 'localhost');
     const token = await createTestToken(dataSource, requesterId, key.id);
 
-    const makeSet = async (itemType: 'user' | 'quiz', size: number): Promise<number> => {
+    /** A set of the requester's, or of the API key (`byKey`: what a request without token reads). */
+    const makeSet = async (
+      itemType: 'user' | 'quiz',
+      size: number,
+      byKey = false,
+    ): Promise<number> => {
       const inserted = (await dataSource.query(
         `INSERT INTO data_sets (item_type, owner_user_id, owner_api_key_id, total_number_of_items,
                                 number_of_items_per_page, parameters, expires_at)
-         VALUES (?, ?, NULL, 0, ?, NULL, ?)`,
-        [itemType, requesterId, PAGE_SIZE, FAR_FUTURE],
+         VALUES (?, ?, ?, 0, ?, NULL, ?)`,
+        [itemType, byKey ? null : requesterId, byKey ? key.id : null, PAGE_SIZE, FAR_FUTURE],
       )) as { insertId: number };
       const id = inserted.insertId;
       const members =
@@ -122,6 +147,16 @@ export async function prepareTier(tier: Tier): Promise<Prepared> {
     const emptyUserSetId = await makeSet('user', 0);
     const quizSets = new Map<number, number>();
     for (const size of tier.quizSizes) quizSets.set(size, await makeSet('quiz', size));
+    let anonymous: Prepared['anonymous'];
+    if (ANONYMOUS) {
+      anonymous = { userSets: new Map(), quizSets: new Map() };
+      for (const size of tier.userSizes) {
+        anonymous.userSets.set(size, await makeSet('user', size, true));
+      }
+      for (const size of tier.quizSizes) {
+        anonymous.quizSets.set(size, await makeSet('quiz', size, true));
+      }
+    }
     // Fresh statistics, as InnoDB would compute them in the background after the load.
     await dataSource.query('ANALYZE TABLE answers, data_set_items, data_sets, sessions, quizzes');
     const [{ n }] = (await dataSource.query('SELECT COUNT(*) AS n FROM answers')) as {
@@ -134,6 +169,7 @@ export async function prepareTier(tier: Tier): Promise<Prepared> {
       userSets,
       quizSets,
       emptyUserSetId,
+      anonymous,
       answers: Number(n),
     };
   } finally {

@@ -36,10 +36,21 @@
  * - BENCH_TIERS=S,M,L picks the tiers; BENCH_SERVICE_JS runs a service built elsewhere (a variant).
  * - BENCH_COMPARE_JS runs a second build beside this one (an earlier commit, built with tsc into
  *   a folder of its own), as the rows "REST (compare)" and "GraphQL (compare)": its requests
- *   interleave with the others, so both builds are timed on the same machine at the same time.
+ *   interleave with the others, so both builds are timed on the same machine at the same time,
+ *   on the same database, and each case checks that it lists the same items. Then a table of
+ *   every cell on both builds with the ratio, and the target at tier M: every REST and GraphQL
+ *   median within BENCH_COMPARE_RATIO (1.03) of the compared build's.
+ * - BENCH_ANONYMOUS=1 adds, to the aggregated shapes, the request of an anonymous requester (the
+ *   API key alone, on copies of the sets owned by the key), REST, on both builds: information
+ *   only, as under the requester scope (contract.md §7) such a request reads no answer.
+ * - The requester scope (aggregates count the attempts in sessions the requester owns and the
+ *   requester's own): the run checks that every answer of the tier is in the requester's, so the
+ *   floor needs no scope and a build without it computes over the same attempts. Surveys have no
+ *   score: the floor's nbGoodAnswers and percentile are null on survey quizzes, as the service's.
  * - The service is first warmed by BENCH_WARM_UP (40) requests per transport on the smallest case
  *   (a fresh process runs its first requests unoptimized); then, per case, 1 warm-up and
- *   BENCH_RUNS (9) sequential runs per transport, interleaved; medians.
+ *   BENCH_RUNS (9) sequential runs per transport, interleaved (the order rotated from run to
+ *   run); medians.
  * - EXPLAIN of the service's statement (resultsInsertStatement: the results query as the set
  *   store writes it) for a 100-user set on tier M, with a check that answers is read through an
  *   ix_answers_* index, never scanned whole.
@@ -70,7 +81,8 @@
  * - `--help` prints these options. Modules: results-bench.config (options, tiers, shapes),
  *   .tiers (databases), .process (the service and its RSS), .requests (REST, GraphQL), .floor
  *   (the floor and the service's statement alone), .explain, .tier-run (one tier's cases),
- *   .throughput (the concurrent row), .growth (the growth table), .targets, .statistics (the
+ *   .throughput (the concurrent row), .growth (the growth table), .targets, .compared (this build
+ *   against BENCH_COMPARE_JS), .statistics (the
  *   item analysis part, with statistics-bench.floor, .requests, .compare and .service-sql).
  */
 import 'reflect-metadata';
@@ -86,6 +98,7 @@ import {
   WARM_UP,
 } from './results-bench.config';
 import { buildService } from './results-bench.process';
+import { printComparedBuild } from './results-bench.compared';
 import { printGrowth } from './results-bench.growth';
 import { printStatistics, runStatisticsOnly, STATISTICS } from './results-bench.statistics';
 import { agent } from './results-bench.requests';
@@ -139,6 +152,7 @@ async function main(): Promise<void> {
   }
   for (const report of reports) if (report.throughput) printThroughput(report.throughput);
   printGrowth(reports);
+  printComparedBuild(reports);
   printTierMTargets(reports);
   printTierLTargets(reports);
   for (const report of reports) if (report.statistics) printStatistics(report.statistics);
@@ -156,6 +170,8 @@ const HELP = `npm run bench:results  (options are environment variables)
   BENCH_THROUGHPUT_ROUNDS   throughput rounds (default 3)
   BENCH_SERVICE_JS    a service built elsewhere, instead of compiling the sources
   BENCH_COMPARE_JS    a second build whose requests interleave with this one's
+  BENCH_COMPARE_RATIO the largest ratio to the compared build at tier M (default 1.03)
+  BENCH_ANONYMOUS=1   also the aggregated requests of the API key alone (REST, both builds)
   BENCH_STATISTICS    the item analysis part of tier M (getQuestionStatistics and
                       getQuizStatistics against their floors): 1 (default) runs it before the
                       throughput, 0 skips it, only runs it alone on tier M`;

@@ -24,6 +24,8 @@ function serviceRequest(c: StatisticsCase, requesterId: number): StatisticsReque
     sessionIds: null,
     // What an authenticated user's request counts: its sessions' attempts and its own.
     scope: { kind: 'ownedSessionsOrSelf', userId: requesterId },
+    // The default of SURVEY_MIN_RESPONSES.
+    surveyMinResponses: 5,
   };
 }
 

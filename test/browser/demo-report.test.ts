@@ -209,6 +209,7 @@ describe('the demo page: the quiz report of a session', () => {
       expect(options).toEqual([
         [ids.quizzes.fractions, 'Fractions check (20 attempts)'],
         [ids.quizzes.warmup, 'Warm-up (5 attempts)'],
+        [ids.quizzes.feedback, 'Term feedback (3 attempts)'],
       ]);
       expect(await page.inputValue('#report-quiz')).toBe(ids.quizzes.fractions);
 
@@ -313,6 +314,43 @@ describe('the demo page: the quiz report of a session', () => {
           q.title === 'Two is even' ? 'Too easy: facility over 95' : '—',
         ]),
       );
+
+      // The survey: no score, and its choices kept back, 3 attempts being under the minimum.
+      await page.selectOption('#report-quiz', ids.quizzes.feedback);
+      const feedback = quizzes.find((quiz) => quiz.quizId === ids.quizzes.feedback);
+      expect(feedback).toMatchObject({ nbAttempts: 3, mean: null, histogram: null });
+      expect(await summary()).toEqual({ ...expectedSummary(feedback as QuizStatistic), mean: '—' });
+      expect(await page.textContent('#report-note')).toBe(
+        '“Term feedback” is a survey: it has no good answers, so no scores; too few pupils answered it to show their choices without telling whose they are.',
+      );
+      expect(await page.isHidden('#report-histogram-figure')).toBe(true);
+      const feedbackQuestions = questions.filter((q) => q.quizId === ids.quizzes.feedback);
+      expect(feedbackQuestions.map((q) => [q.nbAnswers, q.choiceCounts])).toEqual([
+        [3, null],
+        [3, null],
+      ]);
+      expect((await rowsOf(page, '#report-question-rows')).map((row) => row[5])).toEqual([
+        '—',
+        '—',
+      ]);
+      await page.locator('#report-section').screenshot({
+        path: testOutputPath('demo-report-survey.png'),
+      });
+
+      // The session's averages leave the survey out (issue 26 item 8): P00 has 5/5 and 2/2.
+      await page.fill('#session-id', sessionId);
+      await page.click('#results-form button[type="submit"]');
+      await page.waitForSelector('#results:not([hidden])');
+      const averages = await page.$$eval('#result-rows tr', (trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent)),
+      );
+      // P01: 3/5 (60 %) and 2/2 (100 %); P02: 4/5 (80 %) and 2/2 — the survey counts as nothing.
+      expect(averages.slice(0, 3)).toEqual([
+        ['P00 Pupil', '3.5', '100'],
+        ['P01 Pupil', '2.5', '80'],
+        ['P02 Pupil', '3', '90'],
+      ]);
+      await page.screenshot({ path: testOutputPath('demo-report-averages.png'), fullPage: true });
 
       // Logged out, the teacher's report goes away and the login message comes back.
       await page.click('#login-button');

@@ -11,12 +11,15 @@ import { openTestDatabase } from '../helpers/database';
 
 /**
  * The demo page's live session in Chromium: the teacher logs in, follows a session, and the
- * table and chart follow the answers a classroom app sends with addAnswers; a session of another
- * teacher is refused; the end of the login ends the live results.
+ * table and chart follow the answers a classroom app sends with addAnswers; a pupil the teacher
+ * does not know joins with the code the page shows her, through the page's join form, and
+ * appears at once; a session of another teacher is refused; the end of the login ends the live
+ * results.
  */
 
 const EMAIL = 'tess@school.example';
 const PASSWORD = 'teacher-password-123';
+const EVE = { email: 'eve@school.example', password: 'pupil-password-456' };
 const SHORT_TTL_SECONDS = 6;
 const PUPILS = ['Ana', 'Ben', 'Cleo', 'Dan'];
 
@@ -37,6 +40,8 @@ const DOCUMENT: ImportDocument = {
     ...[...PUPILS, 'Eve'].map((firstName) => ({
       ref: firstName,
       email: `${firstName.toLowerCase()}@school.example`,
+      // Eve logs in to join with the code.
+      ...(firstName === 'Eve' ? { password: EVE.password } : {}),
       firstName,
       lastName: 'Pupil',
     })),
@@ -143,8 +148,13 @@ describe('the demo page follows a session live in a real browser', () => {
   const demoUrl = (target: TestApp, sessionId: string) =>
     `${target.url}/demo/?apiKey=${encodeURIComponent(apiKey)}&sessionId=${sessionId}`;
 
-  /** Opens the demo page for a session and logs in as the teacher through the login page. */
-  async function openLoggedIn(page: Page, target: TestApp, sessionId: string): Promise<void> {
+  /** Opens the demo page for a session and logs in (as the teacher) through the login page. */
+  async function openLoggedIn(
+    page: Page,
+    target: TestApp,
+    sessionId: string,
+    login = { email: EMAIL, password: PASSWORD },
+  ): Promise<void> {
     await page.goto(demoUrl(target, sessionId));
     await waitForLiveState(page, 'logged-out');
     expect(await page.isDisabled('#live-start')).toBe(true);
@@ -152,8 +162,8 @@ describe('the demo page follows a session live in a real browser', () => {
       page.waitForURL((url) => url.pathname === '/authentication/login.php'),
       page.click('#login-button'),
     ]);
-    await page.fill('#email', EMAIL);
-    await page.fill('#password', PASSWORD);
+    await page.fill('#email', login.email);
+    await page.fill('#password', login.password);
     await Promise.all([
       page.waitForURL((url) => url.href.startsWith(`${target.url}/demo/`)),
       page.click('#login-submit'),
@@ -259,9 +269,46 @@ describe('the demo page follows a session live in a real browser', () => {
         `Session ${sessionId}, live: 2 of 4 pupils answered.`,
       );
 
-      // Eve was not in the class: her answer makes her an attendee, named once the page asks.
-      await classroomApp.addAnswers({ sessionId, answers: answers('Eve', [false]) });
+      // Eve is in none of Tess's groups: the classroom app may not write for her (§9)...
+      await expect(
+        classroomApp.addAnswers({ sessionId, answers: answers('Eve', [false]) }),
+      ).rejects.toMatchObject({ status: 400, parameterName: 'answers[0].userId' });
+      // ...until she joins with the code the page shows Tess, on the page's join form.
+      const code = (await page.getAttribute('#live-join', 'data-code')) as string;
+      expect(code).toMatch(/^[2-9A-HJKMNP-Z]{8}$/);
+      expect(await page.textContent('#live-join')).toMatch(
+        new RegExp(
+          `^Pupils who are in none of your groups join with the code ${code.slice(0, 4)} ${code.slice(4)} until \\d\\d:\\d\\d:\\d\\d on .+\\.$`,
+        ),
+      );
+      const eveContext = await browser.newContext();
+      try {
+        const evePage = await eveContext.newPage();
+        const eveProblems = watchPage(evePage);
+        // A page of her own, for no session: she attends none of Tess's yet.
+        await openLoggedIn(evePage, app, '', EVE);
+        await evePage.waitForSelector('#join-message[data-state="idle"]');
+        // Typed as a pupil types it: lower case, the halves apart.
+        await evePage.fill('#join-code', `${code.slice(0, 4).toLowerCase()} ${code.slice(4)}`);
+        await evePage.click('#join-submit');
+        await evePage.waitForSelector('#join-message[data-state="joined"]');
+        expect(await evePage.textContent('#join-message')).toBe(
+          `You joined session ${sessionId}, “Thursday logic”: 5 attendees.`,
+        );
+        // A pupil's page shows no code.
+        expect(await evePage.isHidden('#live-join')).toBe(true);
+        expect(eveProblems).toEqual([]);
+      } finally {
+        await eveContext.close();
+      }
+      // Tess's page shows Eve at once, without answers yet; then her answer.
       await page.waitForFunction(() => document.querySelectorAll('#live-rows tr').length === 5);
+      expect((await liveRows(page)).at(-1)).toEqual(['Eve Pupil', '—', '—', '—']);
+      await classroomApp.addAnswers({ sessionId, answers: answers('Eve', [false]) });
+      await page.waitForFunction(
+        () =>
+          document.querySelector('#live-rows tr:last-child td:nth-child(2)')?.textContent === '1',
+      );
       expect((await liveRows(page)).at(-1)).toEqual(['Eve Pupil', '1', '0', '0']);
       expect(await page.textContent('#live-status')).toBe(
         `Session ${sessionId}, live: 3 of 5 pupils answered.`,

@@ -85,6 +85,11 @@ export interface Scope {
   sessions: number[] | null;
   requesterId: number;
   sessionOwner: ReadonlyMap<number, number>;
+  /**
+   * SURVEY_MIN_RESPONSES (§14.1): a survey question's choiceCounts are null when fewer attempts
+   * than this count.
+   */
+  surveyMinResponses: number;
 }
 
 /** One attempt: its answers by question position. */
@@ -135,8 +140,15 @@ function scaledCovariance(a: number[], b: number[]): bigint {
   return n * products - sum(a) * sum(b);
 }
 
-/** The questionStatistic fields of one quiz's questions (without id), in position order. */
-export function questionStatistics(quiz: RefQuiz, attempts: Attempt[]): StatisticItem[] {
+/**
+ * The questionStatistic fields of one quiz's questions (without id), in position order; a
+ * survey's choice counts only from `surveyMinResponses` attempts on.
+ */
+export function questionStatistics(
+  quiz: RefQuiz,
+  attempts: Attempt[],
+  surveyMinResponses: number,
+): StatisticItem[] {
   const table = scores(quiz, attempts);
   const totals = table.map((row) => row.reduce((sum, x) => sum + x, 0));
   const n = attempts.length;
@@ -157,7 +169,7 @@ export function questionStatistics(quiz: RefQuiz, attempts: Attempt[]): Statisti
       }
     }
     let choiceCounts: number[] | null = null;
-    if (isMultipleChoice(question.type)) {
+    if (isMultipleChoice(question.type) && !(quiz.survey && n < surveyMinResponses)) {
       choiceCounts = Array.from({ length: question.nbPropositions ?? 0 }, () => 0);
       for (const answer of answers) {
         const chosen = Array.isArray(answer.value) ? answer.value : [answer.value];
@@ -233,7 +245,7 @@ export function referenceStatistics(
   const attempts = countedAttempts(answers, scope);
   const ordered = [...scope.quizzes].sort((a, b) => a - b).map((id) => quizzes.get(id) as RefQuiz);
   const questions = ordered.flatMap((quiz) =>
-    questionStatistics(quiz, attempts.get(quiz.id) ?? []),
+    questionStatistics(quiz, attempts.get(quiz.id) ?? [], scope.surveyMinResponses),
   );
   return {
     questions: questions.map((item, index) => ({ id: String(index + 1), ...item })),

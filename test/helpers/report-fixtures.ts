@@ -15,6 +15,9 @@ import type { ImportAnswer, ImportDocument } from '../../src/data/import/import-
  * 60, 100, 5, 50, 50; discriminations 0.56, none, 0.30, 0.05, 0.57; scores per attempt give
  * mean 53, median 60, stddev 23.04, alpha 0.51, histogram [0,0,4,0,5,0,6,0,4,1].
  * "Warm-up" (two true/false questions) is answered by p00–p04 only, for the quiz picker.
+ * "Term feedback" is a survey (one choice of Yes/No, one true or false) answered by p00–p02:
+ * no score, so the session's averages leave it out (p00: 5/5 and 2/2, 100 %), and fewer than
+ * SURVEY_MIN_RESPONSES (5) attempts, so its choices are not shown.
  */
 
 export const REPORT_TEACHER_EMAIL = 'rita@report.example';
@@ -30,6 +33,7 @@ const FRACTIONS_ANSWERS: ((pupil: number) => unknown)[] = [
   (pupil) => pupil < 10,
 ];
 const WARM_UP_ANSWERS: ((pupil: number) => unknown)[] = [(pupil) => pupil < 3, () => true];
+const FEEDBACK_ANSWERS: ((pupil: number) => unknown)[] = [(pupil) => pupil % 2, () => true];
 
 function answers(
   quiz: string,
@@ -105,6 +109,22 @@ export const REPORT_DOCUMENT: ImportDocument = {
         { title: 'Two is even', type: 'TrueFalse', goodAnswer: true },
       ],
     },
+    {
+      ref: 'feedback',
+      author: 'T',
+      title: 'Term feedback',
+      visibility: 'public',
+      survey: true,
+      tags: ['feedback', 'survey'],
+      questions: [
+        {
+          title: 'Did you enjoy it?',
+          type: 'MultipleChoicesOneGoodAnswer',
+          propositions: ['Yes', 'No'],
+        },
+        { title: 'More fractions next term', type: 'TrueFalse' },
+      ],
+    },
   ],
   sessions: [
     {
@@ -112,12 +132,13 @@ export const REPORT_DOCUMENT: ImportDocument = {
       owner: 'T',
       title: 'Fractions day',
       startDate: '2026-10-05 09:00:00',
-      quizzes: ['fractions', 'warmup'],
+      quizzes: ['fractions', 'warmup', 'feedback'],
       attendees: PUPILS.map((user) => ({ user })),
     },
   ],
   answers: [
     ...answers('fractions', FRACTIONS_ANSWERS, 20),
     ...answers('warmup', WARM_UP_ANSWERS, 5),
+    ...answers('feedback', FEEDBACK_ANSWERS, 3),
   ],
 };

@@ -14,6 +14,7 @@ import {
   type PolicyCondition,
 } from '../../src/db/sql/access-policy.sql';
 import {
+  aggregateAttemptScope,
   detailedAttemptScope,
   groupScope,
   inAttemptScope,
@@ -177,16 +178,26 @@ describe.each(BACKENDS)('access policy in SQL (%s)', (backend) => {
     expect(member).toBeGreaterThan(0);
   });
 
-  it('shows exactly the attempts inAttemptScope allows', async () => {
+  it('shows exactly the attempts inAttemptScope allows, for detailed results and for aggregates', async () => {
     const ownerOf = new Map(world.sessions.map((session) => [session.id, session.ownerId]));
     const key = (a: { userId: number; sessionId: number }) => `${a.userId}/${a.sessionId}`;
     let seenBySessionOwner = 0;
-    for (const requester of requesters) {
-      const scope = detailedAttemptScope(requester);
-      if (!scope) {
-        expect(requester.kind).toBe('anonymous');
-        continue;
-      }
+    const kinds = new Set<string>();
+    // Each requester's scopes: detailed results', and aggregates' with LEGACY_OPEN_READS off and on.
+    const scopes = requesters.flatMap((requester) => {
+      const detailed = detailedAttemptScope(requester);
+      if (!detailed) expect(requester.kind).toBe('anonymous');
+      return [
+        ...(detailed ? [detailed] : []),
+        aggregateAttemptScope(requester, false),
+        aggregateAttemptScope(requester, true),
+      ];
+    });
+    expect(aggregateAttemptScope({ kind: 'anonymous', apiKeyId: 1 }, false)).toEqual({
+      kind: 'none',
+    });
+    for (const scope of scopes) {
+      kinds.add(scope.kind);
       const expected = world.attempts.filter((attempt) =>
         inAttemptScope(scope, { ...attempt, sessionOwnerId: ownerOf.get(attempt.sessionId)! }),
       );
@@ -204,6 +215,7 @@ describe.each(BACKENDS)('access policy in SQL (%s)', (backend) => {
       );
     }
     expect(seenBySessionOwner).toBeGreaterThan(0);
+    expect([...kinds].sort()).toEqual(['all', 'none', 'ownedSessionsOrSelf']);
   });
 
   it('finds exactly the facts the policy is given', async () => {

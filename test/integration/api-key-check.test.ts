@@ -90,11 +90,11 @@ describe('API key check', () => {
           name === 'apiKey'
             ? `apiKey=${key.secret}&apiKey=${key.secret}`
             : `apiKey=${key.secret}&accessToken=a&accessToken=b`;
-        const provided = name === 'apiKey' ? `${key.secret},${key.secret}` : 'a,b';
         const refusal = {
           type: 'BadParameterException',
           parameterName: name,
-          providedValue: provided,
+          // A credential's value is never repeated (contract.md §2).
+          providedValue: '[REDACTED]',
           reason: 'must be given once',
         };
         const rest = await app.get(`/getQuiz?quizId=${quizId}&${twice}`);

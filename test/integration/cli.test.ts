@@ -545,6 +545,107 @@ describe('operator CLI', () => {
     }
   });
 
+  it('simulate --join: pupils the teacher does not know join with the code and send their own answers', async () => {
+    const klass: ImportDocument = {
+      users: [
+        { ref: 't', email: 'joiner-teacher@sim.example', firstName: 'Jo', lastName: 'Teacher' },
+        ...[1, 2, 3, 4].map((n) => ({
+          ref: `j${n}`,
+          email: `joiner${n}@sim.example`,
+          firstName: `Joiner${n}`,
+          lastName: 'Sim',
+        })),
+      ],
+      // In no group of the teacher's, in none of her sessions: strangers to her.
+      quizzes: [
+        {
+          ref: 'q',
+          author: 't',
+          title: 'Joined quiz',
+          visibility: 'public',
+          survey: false,
+          tags: ['sim', 'join'],
+          questions: [
+            { title: 'True?', type: 'TrueFalse', goodAnswer: true },
+            { title: '6 x 7', type: 'FreeAnswerNumber', tolerance: 0, goodAnswer: 42 },
+          ],
+        },
+      ],
+    };
+    // The app of the test before closed the data source with itself.
+    if (!dataSource.isInitialized) await dataSource.initialize();
+    const ids = await loadData(dataSource, klass);
+    const quizId = ids.quizzes.q as string;
+    const pupilIds = [1, 2, 3, 4].map((n) => Number(ids.users[`j${n}`])).sort((a, b) => a - b);
+    const key = await createTestApiKey(dataSource, 'localhost');
+    const app = await startTestApp(dataSource);
+    try {
+      const play = [
+        ...['simulate', '--url', app.url, '--api-key', key.secret],
+        ...['--user', 'joiner-teacher@sim.example', '--quiz', quizId],
+        ...['--pupil-ids', pupilIds.join(','), '--seconds', '2', '--seed', '9'],
+      ];
+      // Named by the teacher, they are refused: she does not know them.
+      const named = await cli(play);
+      expect(named.code).toBe(1);
+      expect(named.stderr).toContain(
+        `pupil ${pupilIds[0]} is not known to the teacher (in none of their groups or sessions): such pupils join with the session's join code (simulate --join)`,
+      );
+      // Their tokens are issued as the operator: --join needs --user.
+      const withToken = play.map((arg) => (arg === '--user' ? '--token' : arg));
+      expect(await cli([...withToken, '--join'])).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(
+          "--join issues the pupils' tokens as the operator",
+        ) as unknown,
+      });
+
+      const joined = await cli([...play, '--join', '--batching', 'pupil']);
+      expect(joined.stderr).not.toMatch(/error/);
+      expect(joined.code).toBe(0);
+      const started = new RegExp(
+        `^Session (\\d+) \\(new, clientRef [^)]+\\): 4 pupils \\(4 joined with the join code\\), quiz ${quizId} of 2 questions, (\\d+) answers over 2 s\\.$`,
+        'm',
+      ).exec(joined.stdout);
+      expect(started).not.toBeNull();
+      const sessionId = Number((started as RegExpExecArray)[1]);
+      expect(joined.stdout).toMatch(/^Acknowledgement latency \(pupil batching\)/m);
+      const attendees = (await dataSource.query(
+        'SELECT user_id FROM session_attendees WHERE session_id = ? ORDER BY user_id',
+        [sessionId],
+      )) as { user_id: unknown }[];
+      expect(attendees.map((row) => Number(row.user_id))).toEqual(pupilIds);
+      const answered = (await dataSource.query(
+        'SELECT DISTINCT user_id FROM answers WHERE session_id = ? ORDER BY user_id',
+        [sessionId],
+      )) as { user_id: unknown }[];
+      expect(answered.map((row) => Number(row.user_id))).toEqual(pupilIds);
+      expect(
+        Number(
+          (
+            (await dataSource.query('SELECT COUNT(*) AS n FROM answers WHERE session_id = ?', [
+              sessionId,
+            ])) as { n: unknown }[]
+          )[0]?.n,
+        ),
+      ).toBe(8);
+      // Each pupil had a token of their own, issued as the operator, to join and to answer.
+      const tokens = (await dataSource.query(
+        `SELECT DISTINCT user_id FROM access_tokens WHERE user_id IN (${pupilIds.join(',')}) ORDER BY user_id`,
+      )) as { user_id: unknown }[];
+      expect(tokens.map((row) => Number(row.user_id))).toEqual(pupilIds);
+
+      // Played again, the class resumes: the pupils join again (nothing changes), every answer
+      // unchanged.
+      const again = await cli([...play, '--join', '--batching', 'pupil']);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain(`Session ${sessionId} (resumed,`);
+      expect(again.stdout).toMatch(/ 0 inserted, 0 updated, \d+ unchanged/);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('runs as `npm run cli` in a real process and exits non-zero on bad input', async () => {
     // The run's one build (its pre-script, test/helpers/build.ts); `npm run cli` without
     // building again.

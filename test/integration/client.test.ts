@@ -405,7 +405,8 @@ describe('the JavaScript client in Node against the running app', () => {
 
     it('iterates a set of 120 users 50 per page: every member once, in order, each page fetched once', async () => {
       const recorder = recordingFetch();
-      const paging = client(undefined, recorder.fetch);
+      // The session's owner: attendance is hers to read (contract.md §6).
+      const paging = client(teacherToken, recorder.fetch);
       const users = await paging.getUserSet({
         sessionId: session('BIG'),
         numberOfItemsPerPage: 50,
@@ -433,7 +434,7 @@ describe('the JavaScript client in Node against the running app', () => {
     });
 
     it('getPage(n), nextPage and getDataSetPage reach any page of a set', async () => {
-      const users = await anonymous.getUserSet({
+      const users = await teacher.getUserSet({
         sessionId: session('BIG'),
         numberOfItemsPerPage: 50,
       });
@@ -451,7 +452,7 @@ describe('the JavaScript client in Node against the running app', () => {
       // Iterating from a later page still starts at the first.
       expect((await third.toArray()).length).toBe(120);
 
-      const byId = await anonymous.getDataSetPage({ dataSetId: users.dataSetId, pageIndex: 2 });
+      const byId = await teacher.getDataSetPage({ dataSetId: users.dataSetId, pageIndex: 2 });
       expect(byId).toBeInstanceOf(DataSet);
       expect(byId.items).toEqual(second?.items);
 
@@ -478,6 +479,40 @@ describe('the JavaScript client in Node against the running app', () => {
       expect(await names(paged)).toEqual(PUPILS.slice(0, 8));
     });
 
+    it('addSession shows its owner the joinCode; joinSession makes another user an attendee', async () => {
+      const before = Date.now();
+      const made = await teacher.addSession({
+        session: { title: 'Open class', quizIds: [quiz('q1')], attendeeIds: [user('p001')] },
+      });
+      expect(made.joinCode).toMatch(/^[2-9A-HJKMNP-Z]{8}$/);
+      expect(made.joinCodeExpiresAt).toBeInstanceOf(Date);
+      expect(made.joinCodeExpiresAt?.getTime()).toBeGreaterThan(before);
+      expect(made.startDate).toBeInstanceOf(Date);
+
+      // Bob is in none of Ada's groups: he joins with the code, and is shown no code.
+      const joined = await other.joinSession({ joinCode: made.joinCode as string });
+      expect(joined).toMatchObject({ id: made.id, title: 'Open class', nbAttendees: 2 });
+      expect(joined).not.toHaveProperty('joinCode');
+      expect(joined).not.toHaveProperty('joinCodeExpiresAt');
+      expect(await other.getSession({ sessionId: made.id })).toMatchObject({ nbAttendees: 2 });
+      expect(await teacher.getSession({ sessionId: made.id })).toMatchObject({
+        joinCode: made.joinCode,
+        joinCodeExpiresAt: made.joinCodeExpiresAt,
+      });
+
+      const wrong = await failure(other.joinSession({ joinCode: 'ZZZZZZZZ' }));
+      expect(wrong).toBeInstanceOf(BadParameterException);
+      expect(wrong).toMatchObject({
+        status: 400,
+        operation: 'joinSession',
+        parameterName: 'joinCode',
+        providedValue: 'ZZZZZZZZ',
+      });
+      expect(
+        await failure(anonymous.joinSession({ joinCode: made.joinCode as string })),
+      ).toMatchObject({ status: 401 });
+    });
+
     it('getUserGroupSet lists the groups of the token user; getUserSet reads a group set', async () => {
       const groups = await teacher.getUserGroupSet();
       expect(groups.itemType).toBe('userGroup');
@@ -491,7 +526,7 @@ describe('the JavaScript client in Node against the running app', () => {
 
     (HAS_GET_RESULTS ? it : it.skip)(
       HAS_GET_RESULTS
-        ? 'getResults: detailed results with the token, averages by user for anyone'
+        ? 'getResults: detailed results with the token, averages by user for anyone over what they may see'
         : 'getResults (skipped: schema/openapi.json documents no /getResults yet, so the service does not serve it)',
       async () => {
         const users = await teacher.getUserSet({ sessionId: session('R') });
@@ -529,11 +564,9 @@ describe('the JavaScript client in Node against the running app', () => {
           },
         ]);
 
-        const anonymousUsers = await anonymous.getUserSet({ sessionId: session('R') });
-        const anonymousQuizzes = await anonymous.getQuizSet({ sessionId: session('R') });
-        const averages = await anonymous.getResults({
-          userSetId: anonymousUsers,
-          quizSetId: anonymousQuizzes,
+        const averages = await teacher.getResults({
+          userSetId: users,
+          quizSetId: quizzes,
           sessionIds: [session('R')],
           aggregationFunctions: ['average'],
           groupBy: 'user',
@@ -544,6 +577,21 @@ describe('the JavaScript client in Node against the running app', () => {
           [user('p001'), 'average', 3],
           [user('p002'), 'average', 1],
           [user('p003'), 'average', null],
+        ]);
+
+        // A key alone reads no attendance, and its aggregates count no attempt (contract.md §7).
+        const anonymousUsers = await anonymous.getUserSet({ userId: user('p001') });
+        const anonymousQuizzes = await anonymous.getQuizSet({ sessionId: session('R') });
+        const anonymousAverages = await anonymous.getResults({
+          userSetId: anonymousUsers,
+          quizSetId: anonymousQuizzes,
+          sessionIds: [session('R')],
+          aggregationFunctions: ['average'],
+          groupBy: 'user',
+        });
+        const anonymousByUser: UserAggregateResult[] = anonymousAverages.items;
+        expect(anonymousByUser.map((r) => [r.userId, r.nbGoodAnswers])).toEqual([
+          [user('p001'), null],
         ]);
 
         const denied = await failure(

@@ -194,26 +194,25 @@ describe.each(BACKENDS)('exportDataSet on %s', (backend) => {
   });
 
   it('exports a set of 2,500 items (five reads of 500) completely and in order, for 3 points', async () => {
-    const big = await makeSet('anonymous', 'getUserSet', {
+    // The attendance of a session is its owner's to read (contract.md §6).
+    const big = await makeSet('A', 'getUserSet', {
       sessionId: ids.sessions.BIG as string,
       numberOfItemsPerPage: 1000,
     });
     expect(big.totalNumberOfItems).toBe(2500);
-    const paged = await pagedItems(big.dataSetId as string, 'anonymous');
+    const paged = await pagedItems(big.dataSetId as string, 'A');
     const expected = BIG.map((ref) => Number(ids.users[ref])).sort((a, b) => a - b);
     expect(paged.map((item) => Number(item.id))).toEqual(expected);
 
-    const before = await app.get(
-      `/getDataSetPage?dataSetId=${big.dataSetId as string}&${who.anonymous}`,
-    );
+    const before = await app.get(`/getDataSetPage?dataSetId=${big.dataSetId as string}&${who.A}`);
     const remaining = Number(before.headers.get('ratelimit-remaining'));
-    const ndjson = await download(big.dataSetId as string, 'ndjson', 'anonymous');
+    const ndjson = await download(big.dataSetId as string, 'ndjson', 'A');
     expect(ndjson.res.status).toBe(200);
     expect(ndjsonItems(ndjson.text)).toEqual(paged);
     // 1 point on arrival and 1 per 1,000 items started after the first 1,000: 3 in all.
     expect(remaining - Number(ndjson.res.headers.get('ratelimit-remaining'))).toBe(3);
 
-    const csv = await download(big.dataSetId as string, 'csv', 'anonymous');
+    const csv = await download(big.dataSetId as string, 'csv', 'A');
     const [header, ...records] = parseCsv(csv.text.slice(1));
     expect(header).toEqual(HEADERS.user);
     expect(records).toEqual(expectedRecords(paged, HEADERS.user));
@@ -246,9 +245,7 @@ describe.each(BACKENDS)('exportDataSet on %s', (backend) => {
         parameterName: 'dataSetId',
       });
       const ofA = await makeSet('A', 'getUserSet', { sessionId: ids.sessions.S as string });
-      const ofAnonymous = await makeSet('anonymous', 'getUserSet', {
-        sessionId: ids.sessions.S as string,
-      });
+      const ofAnonymous = await makeSet('anonymous', 'getUserSet', { userId: ids.users.t0 });
       const forbidden = { status: 403, type: 'UnauthorizedOperationException' };
       expect(await refusal(`dataSetId=${ofA.dataSetId as string}&${f}`, 'B')).toMatchObject(
         forbidden,

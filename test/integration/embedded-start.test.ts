@@ -20,10 +20,11 @@ interface Started {
  * build) runs once for the whole run (test/helpers/build.ts); the start itself is `npm start`
  * without it.
  */
-async function npmStart(sqlitePath: string): Promise<Started> {
+async function npmStart(sqlitePath: string, extra: NodeJS.ProcessEnv = {}): Promise<Started> {
   await ensureBuilt();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...extra,
     SQLITE_PATH: sqlitePath,
     PORT: '0',
     LOG_LEVEL: 'info',
@@ -156,9 +157,16 @@ describe('embedded default (npm start without DATABASE_URL)', () => {
       db.close();
     }
 
+    // The open reads of pupils' data are off unless the operator restores them, and then the
+    // banner and the log say so.
+    const legacyWarning = "pupils' attendance, who played what and per-pupil aggregated results";
+    expect(first.output()).not.toContain(legacyWarning);
+
     // A second start keeps the data (no second seed) and the same demo key, still in force.
-    const second = await npmStart(sqlitePath);
+    const second = await npmStart(sqlitePath, { LEGACY_OPEN_READS: 'true' });
     expect(await stop(second)).toBe(0);
+    expect(second.output()).toContain(`Warning: LEGACY_OPEN_READS=true: ${legacyWarning}`);
+    expect(second.output()).toMatch(/"level":"warn"[^\n]*"setting":"LEGACY_OPEN_READS"/);
     expect(second.output()).toContain('shutdown complete');
     expect(second.output()).not.toContain('Demo data loaded');
     expect(second.apiKey).toBe(firstKey);

@@ -33,6 +33,8 @@ const CLASS: ImportDocument = {
     firstName: ref,
     lastName: 'Idempotency',
   })),
+  // The teacher's class: she may name its pupils and write their answers (contract.md §9).
+  groups: [{ ref: 'C', name: 'Idempotency class', owner: 'T', members: PUPILS }],
   quizzes: [
     {
       ref: 'K',

@@ -20,10 +20,12 @@ import { SeededRandom, describeSeed, runSeed } from '../helpers/seeded-random';
  * Ingestion against the import (contract.md §9, §7): one generated classroom world is loaded
  * whole through the import into database A; into database B only its users, quizzes, groups and
  * flags are imported, and its sessions and answers are sent through the API as a classroom app
- * would: addSession with the attendees and start date, then addAnswers in batches of random
- * sizes in random order, half on REST and half on GraphQL, most by the session's owner and some
- * by the pupils themselves, with earlier answers that the later ones must replace and batches
- * sent twice. Then every stored answer, every attendee and every getResults page must read the
+ * would: addSession with the start date and the attendees its owner knows (members of the
+ * owner's groups, attendees of the owner's earlier sessions: contract.md §4, §9), every other
+ * attendee joining with the session's join code, then addAnswers in batches of random sizes in
+ * random order, half on REST and half on GraphQL, most by the session's owner and some by the
+ * pupils themselves, with earlier answers that the later ones must replace and batches sent
+ * twice. Then every stored answer, every attendee and every getResults page must read the
  * same on A and B (ids mapped through the refs of the world). The world and every draw come from
  * the run's seed (printed; INGEST_SEED replays a run).
  */
@@ -135,6 +137,14 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
     unchanged: 0,
     earlier: 0,
     resent: 0,
+    /** Attendees the owner named, known through a group or through an earlier session. */
+    namedFromGroups: 0,
+    namedFromSessions: 0,
+    /** Attendees who joined with the code, and joins sent again. */
+    joins: 0,
+    joinedAgain: 0,
+    /** addSession calls naming a stranger, refused. */
+    strangersRefused: 0,
   };
 
   async function open(name: 'A' | 'B', data: ImportDocument): Promise<Side> {
@@ -179,11 +189,20 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
     return idOf(a, section, ref);
   }
 
+  const DOCUMENTS = {
+    addSession:
+      'mutation ($session: SessionInput!) { addSession(session: $session) { id nbAttendees joinCode } }',
+    joinSession:
+      'mutation ($joinCode: String!) { joinSession(joinCode: $joinCode) { id nbAttendees joinCode } }',
+    addAnswers:
+      'mutation ($sessionId: ID!, $answers: [AnswerInput!]!) { addAnswers(sessionId: $sessionId, answers: $answers) { sessionId received inserted updated unchanged } }',
+  };
+
   /** An operation on B's app by `ref`, on one wire; the call must succeed. */
   async function write(
     wire: Wire,
     ref: string,
-    operation: 'addSession' | 'addAnswers',
+    operation: keyof typeof DOCUMENTS,
     args: Json,
   ): Promise<Json> {
     sent.calls[wire] += 1;
@@ -198,11 +217,10 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
       expect({ operation, status: res.status, body }).toMatchObject({ operation, status: 200 });
       return body;
     }
-    const document =
-      operation === 'addSession'
-        ? 'mutation ($session: SessionInput!) { addSession(session: $session) { id } }'
-        : 'mutation ($sessionId: ID!, $answers: [AnswerInput!]!) { addAnswers(sessionId: $sessionId, answers: $answers) { sessionId received inserted updated unchanged } }';
-    const gql = await graphql(b.app.url, document, { variables: args, search: `?${search}` });
+    const gql = await graphql(b.app.url, DOCUMENTS[operation], {
+      variables: args,
+      search: `?${search}`,
+    });
     expect({ operation, errors: gql.body.errors, status: gql.status }).toStrictEqual({
       operation,
       errors: undefined,
@@ -302,6 +320,81 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
     }
   }
 
+  /** Whom a teacher knows on B so far (§4): their groups' members, their sessions' attendees. */
+  interface Known {
+    groups: Set<string>;
+    sessions: Set<string>;
+  }
+
+  function knownAtStart(): Map<string, Known> {
+    const known = new Map<string, Known>();
+    for (const teacher of teachers) known.set(teacher, { groups: new Set(), sessions: new Set() });
+    for (const group of doc.groups ?? []) {
+      for (const member of group.members ?? []) known.get(group.owner)?.groups.add(member);
+    }
+    return known;
+  }
+
+  /**
+   * Makes a session on B as its owner may (§9): the attendees the owner knows named, in a random
+   * order; the others (strangers to the owner) join with the code the owner was shown, each on
+   * a random wire, some twice. The first time a session has strangers, naming one of them is
+   * tried first and must be refused, naming nobody.
+   */
+  async function makeSession(session: ImportSession, known: Known): Promise<string> {
+    const refs = (session.attendees ?? []).map(({ user }) => user);
+    const named = random.shuffle(
+      refs.filter((ref) => known.groups.has(ref) || known.sessions.has(ref)),
+    );
+    const strangers = refs.filter((ref) => !named.includes(ref));
+    sent.namedFromGroups += named.filter((ref) => known.groups.has(ref)).length;
+    sent.namedFromSessions += named.filter((ref) => !known.groups.has(ref)).length;
+    const payload = {
+      title: session.title,
+      quizIds: (session.quizzes ?? []).map((ref) => idOf(b, 'quizzes', ref)),
+      startDate: session.startDate,
+      attendeeIds: named.map((ref) => idOf(b, 'users', ref)),
+    };
+    if (strangers.length > 0 && sent.strangersRefused === 0) {
+      const stranger = idOf(b, 'users', strangers[0] as string);
+      const res = await fetch(`${b.app.url}/addSession?${await credentials(b, session.owner)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          session: { ...payload, attendeeIds: [...payload.attendeeIds, stranger] },
+        }),
+      });
+      expect({ status: res.status, body: await res.json() }).toMatchObject({
+        status: 400,
+        body: {
+          type: 'BadParameterException',
+          parameterName: `session.attendeeIds[${payload.attendeeIds.length}]`,
+        },
+      });
+      sent.strangersRefused += 1;
+    }
+    const wire = (): Wire => (random.chance(0.5) ? 'REST' : 'GraphQL');
+    const made = await write(wire(), session.owner, 'addSession', { session: payload });
+    expect(made.nbAttendees).toBe(named.length);
+    const sessionId = made.id as string;
+    const joinCode = made.joinCode as string;
+    expect(joinCode).toMatch(/^[2-9A-HJKMNP-Z]{8}$/);
+    for (const [index, ref] of strangers.entries()) {
+      const joined = await write(wire(), ref, 'joinSession', { joinCode });
+      // A pupil is shown the session, not its code.
+      expect(joined).toMatchObject({ id: sessionId, nbAttendees: named.length + index + 1 });
+      expect(joined.joinCode ?? null).toBeNull();
+      sent.joins += 1;
+      if (random.chance(0.1)) {
+        const again = await write(wire(), ref, 'joinSession', { joinCode });
+        expect(again.nbAttendees).toBe(named.length + index + 1);
+        sent.joinedAgain += 1;
+      }
+    }
+    for (const ref of refs) known.sessions.add(ref);
+    return sessionId;
+  }
+
   beforeAll(async () => {
     a = await open('A', doc);
     b = await open('B', {
@@ -311,22 +404,10 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
       flags: doc.flags,
     });
     b.ids.sessions = {};
+    const known = knownAtStart();
     const queues = new Map<string, { owner: string; answers: Json[] }>();
     for (const session of sessions) {
-      const made = await write(
-        random.chance(0.5) ? 'REST' : 'GraphQL',
-        session.owner,
-        'addSession',
-        {
-          session: {
-            title: session.title,
-            quizIds: (session.quizzes ?? []).map((ref) => idOf(b, 'quizzes', ref)),
-            startDate: session.startDate,
-            attendeeIds: (session.attendees ?? []).map(({ user }) => idOf(b, 'users', user)),
-          },
-        },
-      );
-      const sessionId = made.id as string;
+      const sessionId = await makeSession(session, known.get(session.owner) as Known);
       b.ids.sessions[session.ref] = sessionId;
       queues.set(sessionId, { owner: session.owner, answers: queueOf(session) });
     }
@@ -357,6 +438,13 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
     expect(sent.byPupils).toBeGreaterThan(0);
     expect(sent.earlier).toBeGreaterThan(0);
     expect(sent.resent).toBeGreaterThan(0);
+    // Attendees took part each way: named through a group, named through an earlier session,
+    // and joined with the code (some twice); a stranger named was refused.
+    expect(sent.namedFromGroups).toBeGreaterThan(0);
+    expect(sent.namedFromSessions).toBeGreaterThan(0);
+    expect(sent.joins).toBeGreaterThan(0);
+    expect(sent.joinedAgain).toBeGreaterThan(0);
+    expect(sent.strangersRefused).toBe(1);
   });
 
   it('counted every answer once: inserted the rows, the earlier answers and resent ones not again', async () => {
@@ -463,11 +551,21 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
     if (sessionRef !== undefined) {
       users = await set('getUserSet', { sessionId: idOf(side, 'sessions', sessionRef) });
     } else if (requester === 'anonymous') {
-      // The attendees of the largest session.
+      // A key alone reads no attendance (§6): the first attendees of the largest session, each
+      // by id, in one set.
       const largest = [...sessions].sort(
         (x, y) => (y.attendees?.length ?? 0) - (x.attendees?.length ?? 0),
       )[0] as ImportSession;
-      users = await set('getUserSet', { sessionId: idOf(side, 'sessions', largest.ref) });
+      const [first, ...others] = (largest.attendees ?? []).slice(0, 4).map(({ user }) => user);
+      users = await set('getUserSet', { userId: idOf(side, 'users', first as string) });
+      for (const ref of others) {
+        const one = await set('getUserSet', { userId: idOf(side, 'users', ref) });
+        users = await set('computeDataSet', {
+          dataSetId1: users.dataSetId as string,
+          dataSetId2: one.dataSetId as string,
+          operator: 'union',
+        });
+      }
     } else {
       const groups = await set('getUserGroupSet', {});
       expect((groups.items as Item[]).length).toBeGreaterThan(0);
@@ -599,7 +697,7 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
     }
   });
 
-  it('getResults of the survey: answers counted, no good answers, on both sides', async () => {
+  it('getResults of the survey: answers counted, no score, on both sides', async () => {
     const survey = [...quizByRef.values()].find((quiz) => quiz.survey) as ImportQuiz;
     // A session whose attendees answered the survey, followed by its owner.
     const answered = answers.find((answer) => answer.quiz === survey.ref) as ImportAnswer;
@@ -615,7 +713,8 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
       includeQuizzes: 'answered',
     });
     const ofSurvey = items.find((item) => item.quizId === idOf(a, 'quizzes', survey.ref));
-    expect(ofSurvey).toMatchObject({ nbGoodAnswers: 0 });
+    // A survey has no score (§7): its attempts count, their good answers are null.
+    expect(ofSurvey).toMatchObject({ nbGoodAnswers: null });
     expect(ofSurvey?.nbAnswers as number).toBeGreaterThan(0);
   });
 });

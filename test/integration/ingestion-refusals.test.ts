@@ -15,8 +15,9 @@ import { SURVEY_OF_EVERY_TYPE } from '../helpers/fixtures';
  */
 
 /**
- * T owns session S (playing K and the survey V) attended by A and B. N attends nothing, X and Y
- * are users T writes answers for without their attending first. O authors a private and a
+ * T owns session S (playing K and the survey V) attended by A and B. N attends nothing and is a
+ * stranger to T; X and Y are in T's group G, so known to T, who writes answers for them without
+ * their attending first. O authors a private and a
  * draft quiz that T may not see. R is a quiz of T's that S does not play.
  */
 const CLASS: ImportDocument = {
@@ -81,6 +82,7 @@ const CLASS: ImportDocument = {
       questions: [{ title: 'True?', type: 'TrueFalse', goodAnswer: true }],
     })),
   ],
+  groups: [{ ref: 'G', name: 'Class 5A', owner: 'T', members: ['X', 'Y'] }],
   sessions: [
     {
       ref: 'S',
@@ -480,7 +482,21 @@ describe.each(BACKENDS)('ingestion refusals on %s', (backend) => {
       );
     }
 
-    it('the owner writes for anyone: a user who did not attend becomes an attendee (REST and GraphQL)', async () => {
+    it('the owner may not write for a stranger nor an unknown id: the same 400 for both, nothing written', async () => {
+      const stranger = await expectAnswersRefused(
+        [answer('X', 0), answer('A', 1), answer('N', 2)],
+        bad('answers[2].userId'),
+      );
+      const unknown = await expectAnswersRefused(
+        [answer('X', 0), answer('A', 1), answer('X', 2, { userId: '999999' })],
+        bad('answers[2].userId'),
+      );
+      expect(stranger.reason).toBe(`user ${user('N')} is unknown or not known to the requester`);
+      expect(unknown.reason).toBe('user 999999 is unknown or not known to the requester');
+      expect(await attends('N')).toBe(false);
+    });
+
+    it('the owner writes for a user they know: one who did not attend becomes an attendee (REST and GraphQL)', async () => {
       expect(await attends('X')).toBe(false);
       expect(await attends('Y')).toBe(false);
       const before = await written();
@@ -664,6 +680,16 @@ describe.each(BACKENDS)('ingestion refusals on %s', (backend) => {
         'an unknown attendee',
         () => session({ attendeeIds: [user('A'), '999999'] }),
         bad('session.attendeeIds[1]'),
+      ],
+      [
+        'a user who exists but is a stranger to the owner',
+        () => session({ attendeeIds: [user('A'), user('N')] }),
+        bad('session.attendeeIds[1]'),
+      ],
+      [
+        'the author of a quiz, a stranger to the owner',
+        () => session({ attendeeIds: [user('O')] }),
+        bad('session.attendeeIds[0]'),
       ],
       [
         'an attendee twice',

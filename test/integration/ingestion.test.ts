@@ -17,6 +17,8 @@ const CLASS: ImportDocument = {
     { ref: 'a', email: 'a@school.example', firstName: 'Ana', lastName: 'Pupil' },
     { ref: 'b', email: 'b@school.example', firstName: 'Ben', lastName: 'Pupil' },
   ],
+  // The teacher's class: she may name its pupils and write their answers (contract.md §9).
+  groups: [{ ref: 'g', name: 'Geography', owner: 't', members: ['a', 'b'] }],
   quizzes: [
     {
       ref: 'p',
@@ -123,6 +125,9 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
       owner: { id: ids.users.t, firstName: 'Tess', lastName: 'Teacher', pictureURL: null },
       quizIds: [ids.quizzes.q],
       nbAttendees: 1,
+      // The owner is shown the code pupils join with (join-session.test.ts tests it).
+      joinCode: expect.stringMatching(/^[2-9A-HJKMNP-Z]{8}$/) as unknown,
+      joinCodeExpiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) as unknown,
     });
     const id = made.body.id as string;
     const byPupil = await fetch(`${app.url}/getSession?sessionId=${id}&${pupil}`);
@@ -300,7 +305,11 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
         'answers[1].questionIndex',
         'expected a question index between 0 and 2, got 3',
       ],
-      [{ ...good, userId: '999999' }, 'answers[1].userId', 'user 999999 does not exist'],
+      [
+        { ...good, userId: '999999' },
+        'answers[1].userId',
+        'user 999999 is unknown or not known to the requester',
+      ],
     ];
     for (const [bad, parameterName, reason] of cases) {
       const refused = await post('addAnswers', { sessionId, answers: [good, bad] });
@@ -346,5 +355,58 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
       operation: 'addAnswers',
       reason: 'only the owner and the attendees of a session write its answers',
     });
+  });
+
+  it('takes the 1,000 attendees it allows, on both wires (SQLite refused 998 and more)', async () => {
+    // A teacher with a class of 1,000 pupils she knows, all members of her group.
+    const pupils = Array.from({ length: 1000 }, (_, index) => `big${index + 1}`);
+    const big = await loadData(dataSource, {
+      users: [
+        { ref: 'bt', email: 'big-teacher@school.example', firstName: 'Big', lastName: 'Class' },
+        ...pupils.map((ref) => ({
+          ref,
+          email: `${ref}@school.example`,
+          firstName: 'P',
+          lastName: ref,
+        })),
+      ],
+      groups: [{ ref: 'bg', name: 'Everyone', owner: 'bt', members: pupils }],
+    });
+    const key = await createTestApiKey(dataSource, 'localhost');
+    const token = await createTestToken(dataSource, Number(big.users.bt), key.id);
+    const attendeeIds = pupils.map((ref) => big.users[ref] as string);
+    const counted = async (sessionId: unknown) =>
+      Number(
+        (
+          (await dataSource.query(
+            'SELECT COUNT(*) AS n FROM session_attendees WHERE session_id = ?',
+            [Number(sessionId)],
+          )) as Json[]
+        )[0]?.n,
+      );
+
+    const rest = await post(
+      'addSession',
+      { session: { title: 'Assembly', quizIds: [ids.quizzes.q], attendeeIds } },
+      `apiKey=${key.secret}&accessToken=${token}`,
+    );
+    expect({ status: rest.status, nbAttendees: rest.body.nbAttendees }).toStrictEqual({
+      status: 200,
+      nbAttendees: 1000,
+    });
+    expect(await counted(rest.body.id)).toBe(1000);
+
+    const gql = await graphql(
+      app.url,
+      'mutation ($s: SessionInput!) { addSession(session: $s) { id nbAttendees } }',
+      {
+        variables: { s: { title: 'Assembly again', quizIds: [ids.quizzes.q], attendeeIds } },
+        search: `?apiKey=${key.secret}&accessToken=${token}`,
+      },
+    );
+    expect(gql.body.errors).toBeUndefined();
+    const session = gql.body.data?.addSession as Json;
+    expect(session.nbAttendees).toBe(1000);
+    expect(await counted(session.id)).toBe(1000);
   });
 });

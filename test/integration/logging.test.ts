@@ -22,6 +22,15 @@ const OPERATIONS: RestOperation[] = [
     },
   },
   { name: 'ok', methods: ['GET'], handler: async () => ({ ok: true }) },
+  {
+    name: 'duplicate',
+    methods: ['GET'],
+    handler: async () => {
+      // A driver's failure quotes the values of its statement.
+      const message = "Duplicate entry 'lo.gger@example.org' for key 'users.IDX_email'";
+      throw Object.assign(new Error(message), { code: 'ER_DUP_ENTRY', sqlMessage: message });
+    },
+  },
 ];
 
 describe('log redaction', () => {
@@ -83,6 +92,44 @@ describe('log redaction', () => {
     for (const secret of [API_KEY, TOKEN, PASSWORD, encodeURIComponent(API_KEY)]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  it('keeps parameter names and identifier values only in request lines (contract.md §14.7)', async () => {
+    const before = app.logs.lines.length;
+    const query = new URLSearchParams({
+      quizId: '42',
+      keywords: 'Laurent',
+      search: 'Lo Gger',
+      resultTypes: 'nbGoodAnswers,goodAnswersPercent',
+      groupBy: 'user',
+      sessionId: 'not-an-id Laurent',
+      unknownThing: 'Laurent',
+      'lo.gger@example.org': '1',
+    });
+    expect((await app.get(`/ok?apiKey=${API_KEY}&${query}`)).status).toBe(200);
+    expect((await app.get(`/nothing&keywords=Laurent;x`)).status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const urls = app.logs
+      .records()
+      .slice(before)
+      .map((record) => (record.req as { url?: string } | undefined)?.url);
+    expect(urls).toEqual([
+      '/ok?apiKey=[REDACTED]&quizId=42&keywords=[REDACTED]&search=[REDACTED]' +
+        '&resultTypes=nbGoodAnswers,goodAnswersPercent&groupBy=user&sessionId=[REDACTED]' +
+        '&unknownThing=[REDACTED]&[REDACTED]',
+      '/nothing&…',
+    ]);
+  });
+
+  it("logs a driver's failure by its code, without the values it quotes", async () => {
+    expect((await app.get(`/duplicate?apiKey=${API_KEY}`)).status).toBe(500);
+    const failed = app.logs
+      .records()
+      .filter((record) => record.msg === 'request failed')
+      .pop();
+    expect(failed).toMatchObject({ err: { code: 'ER_DUP_ENTRY' } });
+    expect(JSON.stringify(failed)).toContain("Duplicate entry '…' for key '…'");
+    expect(app.logs.text).not.toContain('lo.gger@example.org');
   });
 
   it('logs a GraphQL request on one line with its operation, root fields and error types', async () => {

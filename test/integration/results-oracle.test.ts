@@ -11,24 +11,29 @@ import { Answer, Quiz, Session } from '../../src/db/entities';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend } from '../helpers/database';
+import { ties } from '../helpers/exact-fractions';
 import {
-  add,
-  compare,
-  divInt,
-  fraction,
-  mul,
-  round2,
-  roundSqrt2,
-  sub,
-  ties,
-  type Fraction,
-} from '../helpers/exact-fractions';
+  FUNCTIONS,
+  RESULT_TYPES,
+  referenceAggregated,
+  referenceDetailed,
+  seenBy,
+  seesAll,
+  type Facts,
+  type Fn,
+  type Item,
+  type Request,
+  type ResultType,
+  type Sees,
+} from '../helpers/results-reference';
 
 /**
- * getResults against a reference written here from the words of contract.md §7, in exact
- * rational arithmetic (BigInt), over random classrooms: every result type, every aggregation
- * function (and none), both groupings, both includeQuizzes, and no / one / two sessions.
- * The reference reads the raw answers back from the database, never anything computed by SQL.
+ * getResults against the reference of test/helpers/results-reference.ts, written from the words
+ * of contract.md §7 in exact rational arithmetic (BigInt), over random classrooms: every result type, every aggregation
+ * function (and none), both groupings, both includeQuizzes, and no / one / two sessions; for
+ * requesters of every kind, aggregates over the requester scope (and over every attempt under
+ * LEGACY_OPEN_READS), surveys without a score. The reference reads the raw answers back from
+ * the database, never anything computed by SQL.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -141,206 +146,6 @@ function classroom(seed: number): ImportDocument {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The reference: contract.md §7 in exact arithmetic
-
-const RESULT_TYPES = [
-  'nbGoodAnswers',
-  'goodAnswersPercent',
-  'percentile',
-  'nbAnswers',
-  'duration',
-] as const;
-type ResultType = (typeof RESULT_TYPES)[number];
-const FUNCTIONS = ['min', 'max', 'average', 'median', 'stddev', 'count'] as const;
-type Fn = (typeof FUNCTIONS)[number];
-
-interface RawAnswer {
-  userId: number;
-  quizId: number;
-  sessionId: number;
-  good: boolean | null;
-  at: number;
-}
-
-interface Facts {
-  answers: RawAnswer[];
-  nbQuestions: Map<number, number>;
-  sessionOwner: Map<number, number>;
-}
-
-interface Attempt {
-  userId: number;
-  quizId: number;
-  /** null: a zero attempt of includeQuizzes=all. */
-  sessionId: number | null;
-  values: Record<ResultType, Fraction>;
-}
-
-interface Request {
-  users: number[];
-  quizzes: number[];
-  sessions: number[] | null;
-  includeAll: boolean;
-}
-
-/** Whether a requester may see a real attempt in detail: in a session they own, or their own. */
-type Sees = (attempt: { userId: number; sessionId: number | null }) => boolean;
-
-function seenBy(facts: Facts, requesterId: number): Sees {
-  return (attempt) =>
-    attempt.userId === requesterId ||
-    (attempt.sessionId !== null && facts.sessionOwner.get(attempt.sessionId) === requesterId);
-}
-
-/**
- * Every attempt of the request, each with its five values (contract §7 definitions): every real
- * attempt, seen or not, and with includeAll a zero for each (user, quiz) pair of the two sets
- * with no attempt the requester `sees` — detailed results: no visible attempt; aggregated
- * results (`sees` every attempt): no attempt at all.
- */
-function referenceAttempts(facts: Facts, request: Request, sees: Sees = () => true): Attempt[] {
-  const users = new Set(request.users);
-  const quizzes = new Set(request.quizzes);
-  const groups = new Map<string, RawAnswer[]>();
-  for (const answer of facts.answers) {
-    if (!users.has(answer.userId) || !quizzes.has(answer.quizId)) continue;
-    if (request.sessions && !request.sessions.includes(answer.sessionId)) continue;
-    const key = `${answer.userId}/${answer.quizId}/${answer.sessionId}`;
-    groups.set(key, [...(groups.get(key) ?? []), answer]);
-  }
-  const raw = [...groups.values()].map((answers) => {
-    const times = answers.map((answer) => answer.at);
-    return {
-      userId: answers[0].userId,
-      quizId: answers[0].quizId,
-      sessionId: answers[0].sessionId as number | null,
-      good: answers.filter((answer) => answer.good === true).length,
-      count: answers.length,
-      seconds: (Math.max(...times) - Math.min(...times)) / 1000,
-    };
-  });
-  const real = [...raw];
-  if (request.includeAll) {
-    for (const userId of request.users) {
-      for (const quizId of request.quizzes) {
-        if (!real.some((a) => a.userId === userId && a.quizId === quizId && sees(a))) {
-          raw.push({ userId, quizId, sessionId: null, good: 0, count: 0, seconds: 0 });
-        }
-      }
-    }
-  }
-  return raw.map((attempt) => {
-    const onQuiz = raw.filter((other) => other.quizId === attempt.quizId);
-    const below = onQuiz.filter((other) => other.good < attempt.good).length;
-    const same = onQuiz.filter((other) => other.good === attempt.good).length;
-    const questions = facts.nbQuestions.get(attempt.quizId) as number;
-    return {
-      userId: attempt.userId,
-      quizId: attempt.quizId,
-      sessionId: attempt.sessionId,
-      values: {
-        nbGoodAnswers: fraction(BigInt(attempt.good)),
-        goodAnswersPercent:
-          questions > 0 ? fraction(100n * BigInt(attempt.good), BigInt(questions)) : fraction(0n),
-        percentile: fraction(100n * BigInt(2 * below + same), BigInt(2 * onQuiz.length)),
-        nbAnswers: fraction(BigInt(attempt.count)),
-        duration: fraction(BigInt(Math.round(attempt.seconds))),
-      },
-    };
-  });
-}
-
-/** One aggregation function over values, rounded; null on nothing (count: 0). */
-function aggregate(fn: Fn, values: Fraction[]): number | null {
-  if (fn === 'count') return values.length;
-  if (values.length === 0) return null;
-  const sorted = [...values].sort(compare);
-  const sum = values.reduce(add, fraction(0n));
-  const mean = divInt(sum, values.length);
-  switch (fn) {
-    case 'min':
-      return round2(sorted[0]);
-    case 'max':
-      return round2(sorted[sorted.length - 1]);
-    case 'average':
-      return round2(mean);
-    case 'median': {
-      const middle = Math.floor((sorted.length - 1) / 2);
-      return sorted.length % 2 === 1
-        ? round2(sorted[middle])
-        : round2(divInt(add(sorted[middle], sorted[middle + 1]), 2));
-    }
-    case 'stddev': {
-      const squares = values.map((value) => mul(sub(value, mean), sub(value, mean)));
-      return roundSqrt2(divInt(squares.reduce(add, fraction(0n)), values.length));
-    }
-  }
-}
-
-type Item = Record<string, string | number | null>;
-
-/**
- * Detailed items the requester may see: its sessions' attempts, its own, and every zero (each
- * stands for a pair without a visible attempt).
- */
-function referenceDetailed(
-  facts: Facts,
-  request: Request,
-  types: readonly ResultType[],
-  requesterId: number,
-): Item[] {
-  const sees = seenBy(facts, requesterId);
-  const visible = referenceAttempts(facts, request, sees).filter(
-    (attempt) => attempt.sessionId === null || sees(attempt),
-  );
-  visible.sort(
-    (a, b) => a.userId - b.userId || a.quizId - b.quizId || (a.sessionId ?? 0) - (b.sessionId ?? 0),
-  );
-  return visible.map((attempt, index) => ({
-    id: String(index + 1),
-    userId: String(attempt.userId),
-    quizId: String(attempt.quizId),
-    sessionId: attempt.sessionId === null ? null : String(attempt.sessionId),
-    ...Object.fromEntries(types.map((type) => [type, round2(attempt.values[type])])),
-  }));
-}
-
-/** One item per (member of the grouping set, function), in member then function order. */
-function referenceAggregated(
-  facts: Facts,
-  request: Request,
-  types: readonly ResultType[],
-  functions: readonly Fn[],
-  groupBy: 'user' | 'quiz',
-): Item[] {
-  const attempts = referenceAttempts(facts, request);
-  const members = [...(groupBy === 'user' ? request.users : request.quizzes)].sort((a, b) => a - b);
-  const items: Item[] = [];
-  for (const member of members) {
-    const own = attempts.filter(
-      (attempt) => (groupBy === 'user' ? attempt.userId : attempt.quizId) === member,
-    );
-    for (const fn of functions) {
-      items.push({
-        id: String(items.length + 1),
-        [groupBy === 'user' ? 'userId' : 'quizId']: String(member),
-        aggregationFunction: fn,
-        ...Object.fromEntries(
-          types.map((type) => [
-            type,
-            aggregate(
-              fn,
-              own.map((attempt) => attempt.values[type]),
-            ),
-          ]),
-        ),
-      });
-    }
-  }
-  return items;
-}
-
-// ---------------------------------------------------------------------------------------------
 // The comparison, on each backend
 
 interface Page {
@@ -388,11 +193,13 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
   let dataSource: DataSource;
   let close: () => Promise<void>;
   let app: TestApp;
+  /** The same database served with LEGACY_OPEN_READS=true. */
+  let legacyApp: TestApp;
   const loaded = new Map<number, Loaded>();
   let compared = 0;
 
-  async function getJson(path: string): Promise<{ status: number; body: unknown }> {
-    const res = await app.get(path);
+  async function getJson(path: string, server = app): Promise<{ status: number; body: unknown }> {
+    const res = await server.get(path);
     return { status: res.status, body: await res.json() };
   }
 
@@ -400,11 +207,12 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
     credentials: string,
     operation: string,
     params: Record<string, string | number>,
+    server = app,
   ): Promise<Page> {
     const query = new URLSearchParams(
       Object.entries(params).map(([name, value]) => [name, String(value)]),
     );
-    const reply = await getJson(`/${operation}?${credentials}&${query.toString()}`);
+    const reply = await getJson(`/${operation}?${credentials}&${query.toString()}`, server);
     expect({
       operation,
       params,
@@ -424,14 +232,13 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
     credentials: string,
     operation: string,
     params: Record<string, string | number>,
+    server = app,
   ): Promise<Item[]> {
-    const first = await page(credentials, operation, params);
+    const first = await page(credentials, operation, params, server);
     const items = [...first.items];
     for (let pageIndex = 2; pageIndex <= first.numberOfPages; pageIndex += 1) {
-      items.push(
-        ...(await page(credentials, 'getDataSetPage', { dataSetId: first.dataSetId, pageIndex }))
-          .items,
-      );
+      const next = { dataSetId: first.dataSetId, pageIndex };
+      items.push(...(await page(credentials, 'getDataSetPage', next, server)).items);
     }
     expect(items).toHaveLength(first.totalNumberOfItems);
     return items;
@@ -461,8 +268,17 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
         quizzes: await members(requester, quizzes.dataSetId),
       };
     }
-    // Anonymous requesters list no groups: their user set is the attendees of S0.
-    const users = await page(who.anonymous, 'getUserSet', { sessionId: ids.sessions.S0 });
+    // Anonymous requesters list no groups nor attendance: their user set is the class and p10
+    // (who answers outside it), one user at a time.
+    let users = await page(who.anonymous, 'getUserSet', { userId: ids.users.p10 });
+    for (const userId of sets.T1.users) {
+      const one = await page(who.anonymous, 'getUserSet', { userId });
+      users = await page(who.anonymous, 'computeDataSet', {
+        dataSetId1: users.dataSetId,
+        dataSetId2: one.dataSetId,
+        operator: 'union',
+      });
+    }
     const quizzes = await page(who.anonymous, 'getQuizSet', { tag: `in${seed}` });
     sets.anonymous = {
       userSetId: users.dataSetId,
@@ -479,6 +295,7 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
     const answers = (await dataSource.getRepository(Answer).find()).filter((answer) =>
       quizIds.includes(answer.quizId),
     );
+    const quizRows = await dataSource.getRepository(Quiz).find();
     const facts: Facts = {
       answers: answers.map((answer) => ({
         userId: answer.userId,
@@ -487,9 +304,8 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
         good: answer.good,
         at: answer.answeredAt.getTime(),
       })),
-      nbQuestions: new Map(
-        (await dataSource.getRepository(Quiz).find()).map((quiz) => [quiz.id, quiz.nbQuestions]),
-      ),
+      nbQuestions: new Map(quizRows.map((quiz) => [quiz.id, quiz.nbQuestions])),
+      surveys: new Set(quizRows.filter((quiz) => quiz.survey).map((quiz) => quiz.id)),
       sessionOwner: new Map(
         (await dataSource.getRepository(Session).find()).map((session) => [
           session.id,
@@ -501,8 +317,8 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
   }
 
   /**
-   * Asks getResults for one combination and compares every item of every page with the
-   * reference; `label` names the combination in a failure.
+   * Asks getResults for one combination (of the app with LEGACY_OPEN_READS=true when `legacy`)
+   * and compares every item of every page with the reference.
    */
   async function check(
     data: Loaded,
@@ -512,6 +328,7 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
     includeAll: boolean,
     filter: SessionFilter,
     pageSize: number,
+    legacy = false,
   ): Promise<void> {
     const set = data.sets[requester];
     const { S1, S2, S4 } = data.ids.sessions;
@@ -532,21 +349,42 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
       params.groupBy = aggregation.groupBy;
     }
     const request: Request = { users: set.users, quizzes: set.quizzes, sessions, includeAll };
+    const requesterId = Number(data.ids.users[requester]);
+    const scope = legacy
+      ? seesAll
+      : requester === 'anonymous'
+        ? null
+        : seenBy(data.facts, requesterId);
     const expected = aggregation
-      ? referenceAggregated(data.facts, request, types, aggregation.functions, aggregation.groupBy)
-      : referenceDetailed(data.facts, request, types, Number(data.ids.users[requester]));
-    const actual = await allItems(data.who[requester], 'getResults', params);
-    expect({ requester, params, items: actual }).toEqual({ requester, params, items: expected });
+      ? referenceAggregated(
+          data.facts,
+          request,
+          types,
+          aggregation.functions,
+          aggregation.groupBy,
+          scope,
+        )
+      : referenceDetailed(data.facts, request, types, requesterId);
+    const server = legacy ? legacyApp : app;
+    const actual = await allItems(data.who[requester], 'getResults', params, server);
+    expect({ requester, legacy, params, items: actual }).toEqual({
+      requester,
+      legacy,
+      params,
+      items: expected,
+    });
     compared += 1;
   }
 
   beforeAll(async () => {
     ({ dataSource, close } = await openBackend(backend, 'results_oracle'));
     app = await startTestApp(dataSource);
+    legacyApp = await startTestApp(dataSource, { LEGACY_OPEN_READS: 'true' });
     for (const seed of SEEDS) loaded.set(seed, await load(seed));
   });
 
   afterAll(async () => {
+    await legacyApp?.close();
     await app?.close();
     await close?.();
   });
@@ -617,7 +455,7 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
       expect(ofT2.some((item) => item.userId === data.ids.users.T2)).toBe(true);
       expect(ofT2.some((item) => item.sessionId === data.ids.sessions.S4)).toBe(true);
       // With includeQuizzes=all, T2 gets zeros for pairs played only in T1's sessions: there the
-      // zeros of detailed results (no visible attempt) differ from aggregated ones (no attempt).
+      // zeros of the requester scope (no visible attempt) differ from legacy aggregates' (no attempt).
       const zerosOfT2 = referenceDetailed(
         data.facts,
         {
@@ -644,20 +482,102 @@ describe.each(BACKENDS)('getResults matches the reference on %s', (backend) => {
     expect(ties.below).toBeGreaterThan(0);
   });
 
-  it.each(SEEDS)('seed %i: aggregated results of an anonymous requester', async (seed) => {
-    const data = loaded.get(seed) as Loaded;
-    for (const groupBy of ['user', 'quiz'] as const) {
-      for (const includeAll of [false, true]) {
-        await check(
-          data,
-          'anonymous',
-          RESULT_TYPES,
-          { functions: [...FUNCTIONS], groupBy },
-          includeAll,
-          'none',
-          1000,
-        );
+  it.each(SEEDS)(
+    'seed %i: aggregated results of an anonymous requester: nothing, or every attempt under LEGACY_OPEN_READS',
+    async (seed) => {
+      const data = loaded.get(seed) as Loaded;
+      for (const legacy of [false, true]) {
+        for (const groupBy of ['user', 'quiz'] as const) {
+          for (const includeAll of [false, true]) {
+            await check(
+              data,
+              'anonymous',
+              RESULT_TYPES,
+              { functions: [...FUNCTIONS], groupBy },
+              includeAll,
+              'none',
+              1000,
+              legacy,
+            );
+          }
+        }
       }
+    },
+  );
+
+  it.each(SEEDS)(
+    'seed %i: aggregates of a teacher owning some sessions and of a pupil count only their rows',
+    async (seed) => {
+      const data = loaded.get(seed) as Loaded;
+      for (const requester of ['T2', 'p0'] as const) {
+        for (const groupBy of ['user', 'quiz'] as const) {
+          for (const includeAll of [false, true]) {
+            for (const filter of SESSION_FILTERS) {
+              const aggregation = { functions: [...FUNCTIONS], groupBy };
+              await check(data, requester, RESULT_TYPES, aggregation, includeAll, filter, 1000);
+            }
+          }
+        }
+      }
+    },
+  );
+
+  it.each(SEEDS)(
+    'seed %i: LEGACY_OPEN_READS=true counts every attempt in aggregates, and leaves detailed results alone',
+    async (seed) => {
+      const data = loaded.get(seed) as Loaded;
+      for (const requester of ['T1', 'T2', 'p0'] as const) {
+        for (const groupBy of ['user', 'quiz'] as const) {
+          for (const includeAll of [false, true]) {
+            const aggregation = { functions: [...FUNCTIONS], groupBy };
+            await check(data, requester, RESULT_TYPES, aggregation, includeAll, 'none', 1000, true);
+          }
+        }
+        await check(data, requester, RESULT_TYPES, null, true, 'none', 1000, true);
+      }
+    },
+  );
+
+  it.each(SEEDS)('seed %i: the data tells the scopes and the surveys apart', (seed) => {
+    const data = loaded.get(seed) as Loaded;
+    const request = (requester: Requester, includeAll: boolean): Request => ({
+      users: data.sets[requester].users,
+      quizzes: data.sets[requester].quizzes,
+      sessions: null,
+      includeAll,
+    });
+    const byUser = (requester: 'T1' | 'T2', sees: Sees) =>
+      referenceAggregated(
+        data.facts,
+        request(requester, true),
+        ['nbGoodAnswers', 'nbAnswers'],
+        ['count', 'average'],
+        'user',
+        sees,
+      );
+    // The requester scope and the legacy one give different aggregates for both teachers.
+    for (const teacher of ['T1', 'T2'] as const) {
+      const id = Number(data.ids.users[teacher]);
+      expect(byUser(teacher, seenBy(data.facts, id))).not.toEqual(byUser(teacher, seesAll));
     }
+    // The survey k3 was played, and its attempts count without a score.
+    const k3 = Number(data.ids.quizzes.k3);
+    const ofSeed = Object.values(data.ids.quizzes).map(Number);
+    expect(ofSeed.filter((quiz) => data.facts.surveys.has(quiz))).toEqual([k3]);
+    const onK3 = referenceAggregated(
+      data.facts,
+      request('T1', false),
+      ['nbGoodAnswers', 'percentile', 'nbAnswers'],
+      ['count', 'max'],
+      'quiz',
+      seesAll,
+    ).filter((item) => item.quizId === String(k3));
+    expect(onK3[0]).toMatchObject({
+      aggregationFunction: 'count',
+      nbGoodAnswers: expect.any(Number),
+    });
+    expect(onK3[0].nbGoodAnswers).toBeGreaterThan(0);
+    expect(onK3[1]).toMatchObject({ nbGoodAnswers: null, percentile: null });
+    expect(onK3[1].nbAnswers).toBeGreaterThan(0);
   });
 });

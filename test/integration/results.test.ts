@@ -236,14 +236,17 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
       const quizzes = await page('getQuizSet', requester, { tag: 'res' });
       sets[requester] = { userSetId: users.dataSetId, quizSetId: quizzes.dataSetId };
     }
-    // An anonymous requester cannot list groups: its user set is S1's attendees but x and T.
-    const attendees = await page('getUserSet', 'anonymous', { sessionId: session('S1') });
-    const outsiders = await page('getUserSet', 'anonymous', { userId: user('x') });
-    const users = await page('computeDataSet', 'anonymous', {
-      dataSetId1: attendees.dataSetId,
-      dataSetId2: outsiders.dataSetId,
-      operator: 'difference',
-    });
+    // An anonymous requester lists no groups nor attendance: its user set is the class, one
+    // user at a time.
+    let users = await page('getUserSet', 'anonymous', { userId: user('a') });
+    for (const ref of ['b', 'c', 'd', 'e', 'f', 'V']) {
+      const one = await page('getUserSet', 'anonymous', { userId: user(ref) });
+      users = await page('computeDataSet', 'anonymous', {
+        dataSetId1: users.dataSetId,
+        dataSetId2: one.dataSetId,
+        operator: 'union',
+      });
+    }
     const quizzes = await page('getQuizSet', 'anonymous', { tag: 'res' });
     sets.anonymous = { userSetId: users.dataSetId, quizSetId: quizzes.dataSetId };
   });
@@ -266,7 +269,8 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
   });
 
   it('grouped by user with one function: one item per user of the set, null without attempts', async () => {
-    const { first, items } = await results('anonymous', {
+    // T owns S1..S3, where c and V made every attempt below: T's aggregates count them all.
+    const { first, items } = await results('T', {
       aggregationFunctions: 'average',
       groupBy: 'user',
       resultTypes: 'nbGoodAnswers,goodAnswersPercent',
@@ -354,8 +358,47 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
       );
     // Q3: 0, 1, 2, 3 → median 1.5, stddev √1.25 = 1.1180… → 1.12.
     expect(of('Q3')).toEqual({ median: 1.5, stddev: 1.12, min: 0, max: 3 });
-    // Q8: 0, 0, 1, 4, 8 → median 1; mean 2.6, variance (6.76·2 + 2.56 + 1.96 + 29.16) / 5 = 9.44.
-    expect(of('Q8')).toEqual({ median: 1, stddev: 3.07, min: 0, max: 8 });
+    // Q8 in T's sessions (d's 8 was in V's S4): 0, 0, 1, 4 → median 0.5; mean 1.25,
+    // variance (1.5625·2 + 0.0625 + 7.5625) / 4 = 2.6875, √ = 1.6393… → 1.64.
+    expect(of('Q8')).toEqual({ median: 0.5, stddev: 1.64, min: 0, max: 4 });
+  });
+
+  it('aggregates only what the requester may see: nothing for an anonymous requester', async () => {
+    for (const includeQuizzes of ['answered', 'all']) {
+      for (const groupBy of ['user', 'quiz']) {
+        const { first, items } = await results('anonymous', {
+          aggregationFunctions: 'count,min,max,average,median,stddev',
+          groupBy,
+          includeQuizzes,
+          resultTypes: 'nbGoodAnswers,goodAnswersPercent,percentile,nbAnswers,duration',
+        });
+        // Every member still appears, once per function: count 0, everything else null.
+        expect(first.totalNumberOfItems).toBe((groupBy === 'user' ? 7 : 6) * 6);
+        for (const item of items) {
+          const value = item.aggregationFunction === 'count' ? 0 : null;
+          expect(item).toMatchObject({
+            nbGoodAnswers: value,
+            goodAnswersPercent: value,
+            percentile: value,
+            nbAnswers: value,
+            duration: value,
+          });
+        }
+      }
+    }
+    // V sees its S4 and its own Q3 attempt: d's Q8 (8 good, S4) but not c's (T's S1, S2).
+    const ofV = await results('V', {
+      aggregationFunctions: 'count,max',
+      groupBy: 'quiz',
+      resultTypes: 'nbGoodAnswers',
+    });
+    const onQ8 = ofV.items
+      .filter((item) => item.quizId === quizId('Q8'))
+      .map((item) => [item.aggregationFunction, item.nbGoodAnswers]);
+    expect(onQ8).toEqual([
+      ['count', 1],
+      ['max', 8],
+    ]);
   });
 
   it('percentiles follow 100 × (B + E/2) / N, ties included', async () => {
@@ -522,7 +565,8 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
       ].sort((p, q) => Number(p[0]) - Number(q[0]) || Number(p[1] ?? 0) - Number(q[1] ?? 0)),
     );
 
-    const counts = await results('anonymous', {
+    // T's aggregates count T's detailed rows, zeros included.
+    const counts = await results('T', {
       includeQuizzes: 'all',
       aggregationFunctions: 'count,average',
       groupBy: 'user',
@@ -538,12 +582,15 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
       counts.items.find((item) => item.userId === user('c') && item.aggregationFunction === 'count')
         ?.nbGoodAnswers,
     ).toBe(7);
-    // Aggregates keep zeros for pairs without any attempt: d played Q8 (in S4), so no zero there
-    // — d's count is 4 Q1 attempts + 1 Q8 attempt + zeros for Q3, Q32, Q25, Q0 = 9.
+    // As in T's detailed rows, d's Q8 (played in V's S4 only) is a zero, and its S4 attempt on
+    // Q1 is not counted: 3 Q1 attempts + zeros for Q8, Q3, Q32, Q25, Q0 = 8.
     expect(
       counts.items.find((item) => item.userId === user('d') && item.aggregationFunction === 'count')
         ?.nbGoodAnswers,
-    ).toBe(9);
+    ).toBe(8);
+    expect(
+      ofT.items.filter((item) => item.userId === user('d')).map((item) => item.nbGoodAnswers),
+    ).toHaveLength(8);
   });
 
   it('includeQuizzes=all tells a teacher nothing of the sessions of others', async () => {
@@ -757,6 +804,7 @@ describe.each(BACKENDS)('getResults on %s', (backend) => {
           [undefined, { kind: 'all' }],
           [undefined, { kind: 'ownedSessionsOrSelf', userId: 1 }],
           ['average', { kind: 'all' }],
+          ['average', { kind: 'ownedSessionsOrSelf', userId: 1 }],
         ];
         for (const [aggregationFunctions, scope] of cases) {
           const request = parseResultsRequest('getResults', {

@@ -203,6 +203,9 @@ const bad = (parameterName: string) => ({
 const QUIZ_FILTERS = 'keywords|quizId|tag|author|player|sessionId|creationDate|modificationDate';
 const USER_FILTERS = 'userId|userGroupSetId|sessionId|quizId';
 
+const needsToken = { status: 401, type: 'UnauthorizedOperationException' };
+const denied = { status: 403, type: 'UnauthorizedOperationException' };
+
 const CASES: Case[] = [
   // Visibility scope.
   quizCase('anonymous sees public quizzes only', 'anonymous', { tag: 'math' }, ['q1']),
@@ -232,8 +235,16 @@ const CASES: Case[] = [
   quizCase('tag matches whole tags', 'anonymous', { tag: 'geo' }, []),
   quizCase('author', 'anonymous', { author: '{U}' }, ['q5']),
   quizCase('author, as that author', 'U', { author: '{U}' }, ['q5', 'q6', 'q7']),
-  quizCase('player', 'anonymous', { player: '{P3}' }, ['q2', 'q5']),
-  quizCase('player, as a fellow attendee', 'P2', { player: '{P3}' }, ['q2', 'q5', 'q6']),
+  // Who played what is read within the requester scope (contract §6): sessions the requester
+  // owns and the requester's own attendance; nothing for an anonymous requester.
+  quizCase('player, anonymous: nothing', 'anonymous', { player: '{P3}' }, []),
+  quizCase('player, as a fellow attendee: nothing', 'P2', { player: '{P3}' }, []),
+  quizCase("player, as the owner of one of the pupil's sessions", 'T', { player: '{P3}' }, ['q5']),
+  quizCase("player, as the owner of the pupil's other session", 'U', { player: '{P3}' }, [
+    'q2',
+    'q6',
+  ]),
+  quizCase('player, the pupil themself', 'P3', { player: '{P3}' }, ['q2', 'q5', 'q6']),
   quizCase('sessionId', 'anonymous', { sessionId: '{S1}' }, ['q1']),
   quizCase('sessionId, as an attendee', 'P1', { sessionId: '{S1}' }, ['q1', 'q3']),
   quizCase('unknown sessionId', 'anonymous', { sessionId: '2000000000' }, []),
@@ -346,18 +357,33 @@ const CASES: Case[] = [
 
   // getUserSet.
   userCase('userId', 'anonymous', { userId: '{P1}' }, ['P1']),
-  userCase('sessionId', 'anonymous', { sessionId: '{S1}' }, ['P1', 'P2']),
-  userCase('raisedHand=true', 'anonymous', { sessionId: '{S1}', raisedHand: 'true' }, ['P1']),
-  userCase('raisedHand=1', 'anonymous', { sessionId: '{S2}', raisedHand: '1' }, ['P2']),
-  userCase('raisedHand=false', 'anonymous', { sessionId: '{S1}', raisedHand: 'false' }, ['P2']),
-  userCase('raisedHand=0', 'anonymous', { sessionId: '{S2}', raisedHand: '0' }, ['P3']),
-  userCase('quizId: attendees of sessions that played it', 'anonymous', { quizId: '{q2}' }, [
+  // A session's attendance: its owner and its attendees only (contract §6).
+  userCase('sessionId, its owner', 'T', { sessionId: '{S1}' }, ['P1', 'P2']),
+  userCase('sessionId, an attendee', 'P1', { sessionId: '{S1}' }, ['P1', 'P2']),
+  userCase('sessionId, anonymous', 'anonymous', { sessionId: '{S1}' }, needsToken),
+  userCase('sessionId, a stranger', 'X', { sessionId: '{S1}' }, denied),
+  userCase("sessionId, another teacher's session", 'U', { sessionId: '{S1}' }, denied),
+  userCase('sessionId unknown: as refused as a stranger', 'T', { sessionId: '2000000000' }, denied),
+  userCase('raisedHand=true', 'T', { sessionId: '{S1}', raisedHand: 'true' }, ['P1']),
+  userCase('raisedHand=1', 'U', { sessionId: '{S2}', raisedHand: '1' }, ['P2']),
+  userCase('raisedHand=false', 'T', { sessionId: '{S1}', raisedHand: 'false' }, ['P2']),
+  userCase('raisedHand=0, an attendee', 'P3', { sessionId: '{S2}', raisedHand: '0' }, ['P3']),
+  userCase(
+    'raisedHand, anonymous',
+    'anonymous',
+    { sessionId: '{S1}', raisedHand: '1' },
+    needsToken,
+  ),
+  userCase('quizId: attendees of my sessions that played it', 'U', { quizId: '{q2}' }, [
     'P2',
     'P3',
   ]),
-  userCase('quizId played in one session', 'anonymous', { quizId: '{q1}' }, ['P1', 'P2']),
-  userCase('sessionId and quizId', 'anonymous', { sessionId: '{S2}', quizId: '{q1}' }, ['P2']),
-  userCase('userId and sessionId', 'anonymous', { userId: '{P1}', sessionId: '{S2}' }, []),
+  userCase('quizId, anonymous: nobody', 'anonymous', { quizId: '{q2}' }, []),
+  userCase("quizId played in another teacher's session: nobody", 'T', { quizId: '{q2}' }, []),
+  userCase('quizId played in one session', 'T', { quizId: '{q1}' }, ['P1', 'P2']),
+  userCase('quizId, a pupil: themself', 'P2', { quizId: '{q1}' }, ['P2']),
+  userCase('sessionId and quizId', 'P2', { sessionId: '{S2}', quizId: '{q1}' }, ['P2']),
+  userCase('userId and sessionId', 'U', { userId: '{P1}', sessionId: '{S2}' }, []),
   userCase('userGroupSetId: members of my groups', 'T', { userGroupSetId: '{set:T}' }, [
     'T',
     'P1',
@@ -580,9 +606,12 @@ describe.each(BACKENDS)('set filters on %s', (backend) => {
       author: { id: ids.users.T, firstName: 'Tina', lastName: 'Turing' },
     });
     expect(quiz).not.toHaveProperty('favorite');
-    // Pupils are unknown to an anonymous requester and to a stranger, known to their teacher.
-    const asStranger = await both('getUserSet', 'X', { sessionId: ids.sessions.S1 });
-    expect(asStranger.body.items).toEqual([{ id: ids.users.P1 }, { id: ids.users.P2 }]);
+    // A fellow attendee sees the others' ids only; their teacher knows them.
+    const asAttendee = await both('getUserSet', 'P1', { sessionId: ids.sessions.S1 });
+    expect(asAttendee.body.items).toEqual([
+      { id: ids.users.P1, firstName: 'Paul', lastName: 'Pupil', pictureURL: null },
+      { id: ids.users.P2 },
+    ]);
     const asTeacher = await both('getUserSet', 'T', { sessionId: ids.sessions.S1 });
     expect(asTeacher.body.items).toEqual([
       { id: ids.users.P1, firstName: 'Paul', lastName: 'Pupil', pictureURL: null },

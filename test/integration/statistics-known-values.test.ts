@@ -59,8 +59,10 @@ import { graphql } from '../helpers/graphql';
  * U (survey: u0 MC one [Yes, No, Maybe], u1 MC several [Red, Green, Blue], u2 text):
  *   a(S1): 0, [0,2], "Fine"   b(S1): 2, [1]   c(S1): 0, [1,2]   T(S2): 1   (e(S2) not counted)
  *   every session (n = 4): u0 4 answers [2, 1, 1]; u1 3 answers [1, 2, 2]; u2 1 answer, null.
- *   S1 (n = 3): u0 [2, 0, 1]; u1 [1, 2, 2]; u2 1.   S2 (n = 1): u0 [0, 1, 0]; u1 0 answers [0, 0, 0].
+ *   S1 (n = 3): u0 [2, 0, 1]; u1 [1, 2, 2]; u2 1.   S2 (n = 1): u0 1 answer, u1 0 answers.
  *   facility, discrimination, mean, median, stddev, alpha, histogram: null (a survey).
+ *   Choice counts of a survey need SURVEY_MIN_RESPONSES attempts (§14.1): the app here runs with
+ *   3, so S2's single attempt (T's [0, 1, 0]) shows none; with the default 5, no scope shows any.
  *
  * N (never played; n0 TrueFalse, n1 MC one [P, Q]): n = 0 everywhere; choiceCounts n1 [0, 0].
  *
@@ -307,7 +309,7 @@ const EXPECTED: Record<Scope, Record<QuizRef, QuizExpectation>> = {
       ...ONE_AT_50,
     },
     R: { nbAttempts: 0, questions: [[0, null, null, null], [0, null, null, null]], ...NO_ATTEMPT },
-    U: { nbAttempts: 1, questions: [[1, null, null, [0, 1, 0]], [0, null, null, [0, 0, 0]], [0, null, null, null]], ...SURVEY },
+    U: { nbAttempts: 1, questions: [[1, null, null, null], [0, null, null, null], [0, null, null, null]], ...SURVEY },
     N: NEVER_PLAYED,
     A: { nbAttempts: 0, questions: [[0, null, null, null], [0, null, null, null], [0, null, null, null]], ...NO_ATTEMPT },
   },
@@ -347,6 +349,8 @@ describe.each(BACKENDS)('item statistics of a hand-worked class on %s', (backend
   let dataSource: DataSource;
   let close: () => Promise<void>;
   let app: TestApp;
+  /** The same database served with the default configuration (SURVEY_MIN_RESPONSES 5). */
+  let defaults: TestApp;
   let ids: IdMap;
   let apiKey: string;
   let credentials: string;
@@ -380,7 +384,8 @@ describe.each(BACKENDS)('item statistics of a hand-worked class on %s', (backend
     const key = await createTestApiKey(dataSource, 'localhost');
     apiKey = `apiKey=${key.secret}`;
     credentials = `${apiKey}&accessToken=${await createTestToken(dataSource, Number(ids.users.T), key.id)}`;
-    app = await startTestApp(dataSource);
+    app = await startTestApp(dataSource, { SURVEY_MIN_RESPONSES: '3' });
+    defaults = await startTestApp(dataSource);
     const groups = await ok('/getUserGroupSet?search=Known');
     const users = await ok(`/getUserSet?userGroupSetId=${String(groups.dataSetId)}`);
     const quizzes = await ok('/getQuizSet?tag=known-values-statistics');
@@ -390,6 +395,8 @@ describe.each(BACKENDS)('item statistics of a hand-worked class on %s', (backend
   });
 
   afterAll(async () => {
+    // Closing an app closes the database's pool: the second one first.
+    await defaults?.close();
     await app?.close();
     await close?.();
   });
@@ -472,6 +479,25 @@ describe.each(BACKENDS)('item statistics of a hand-worked class on %s', (backend
       });
     },
   );
+
+  it('with the default SURVEY_MIN_RESPONSES (5), shows no choice counts of a survey of 4 attempts', async () => {
+    expect(defaults.config.privacy.surveyMinResponses).toBe(5);
+    const res = await defaults.get(
+      `/getQuestionStatistics?userSetId=${userSetId}&quizSetId=${quizSetId}&numberOfItemsPerPage=100&${credentials}`,
+    );
+    expect(res.status).toBe(200);
+    const items = ((await res.json()) as { items: Item[] }).items;
+    const expected = expectedItems(ids, 'every session').questions;
+    // Only the survey's choice counts change: U has 4 attempts, fewer than 5.
+    expect(items).toEqual(
+      expected.map((item) =>
+        item.quizId === ids.quizzes.U ? { ...item, choiceCounts: null } : item,
+      ),
+    );
+    expect(expected.filter((item) => Array.isArray(item.choiceCounts)).length).toBeGreaterThan(
+      items.filter((item) => Array.isArray(item.choiceCounts)).length,
+    );
+  });
 
   it('needs an access token (401 UnauthorizedOperationException without one)', async () => {
     for (const operation of ['getQuestionStatistics', 'getQuizStatistics']) {

@@ -70,6 +70,9 @@ function sessionsOf(data: Loaded, filter: SessionFilter): number[] | null {
   return filter === 'none' ? null : filter === 'one' ? [Number(S2)] : [Number(S4), Number(S1)];
 }
 
+/** SURVEY_MIN_RESPONSES as the app is started with: the data has surveys on both sides of it. */
+const SURVEY_MIN_RESPONSES = 4;
+
 function reference(data: Loaded, requester: Requester, filter: SessionFilter) {
   const scope: Scope = {
     users: data.sets[requester].users,
@@ -77,6 +80,7 @@ function reference(data: Loaded, requester: Requester, filter: SessionFilter) {
     sessions: sessionsOf(data, filter),
     requesterId: Number(data.ids.users[requester]),
     sessionOwner: data.sessionOwner,
+    surveyMinResponses: SURVEY_MIN_RESPONSES,
   };
   return referenceStatistics(data.quizzes, data.answers, scope);
 }
@@ -213,7 +217,7 @@ describe.each(BACKENDS)('item statistics match the reference on %s', (backend) =
 
   beforeAll(async () => {
     ({ dataSource, close } = await openBackend(backend, 'statistics_oracle'));
-    app = await startTestApp(dataSource);
+    app = await startTestApp(dataSource, { SURVEY_MIN_RESPONSES: String(SURVEY_MIN_RESPONSES) });
     for (const seed of SEEDS) loaded.set(seed, await load(seed));
   });
 
@@ -304,6 +308,28 @@ describe.each(BACKENDS)('item statistics match the reference on %s', (backend) =
     expect(discriminations.some((d) => d < 0) && discriminations.some((d) => d > 0)).toBe(true);
     expect(quizzes.some((item) => typeof item.cronbachAlpha === 'number')).toBe(true);
     expect(questions.filter(of('k3')).some((item) => Array.isArray(item.choiceCounts))).toBe(true);
+  });
+
+  it('meets survey choice counts on both sides of SURVEY_MIN_RESPONSES', () => {
+    const sides = { shown: 0, hidden: 0 };
+    for (const data of loaded.values()) {
+      for (const requester of REQUESTERS) {
+        for (const filter of SESSION_FILTERS) {
+          const survey = String(data.ids.quizzes.k3);
+          const choices = reference(data, requester, filter).questions.filter(
+            (item) => item.quizId === survey && String(item.type).startsWith('MultipleChoices'),
+          );
+          for (const item of choices) {
+            if (item.choiceCounts === null) {
+              expect(item.nbAttempts).toBeLessThan(SURVEY_MIN_RESPONSES);
+              sides.hidden += 1;
+            } else sides.shown += 1;
+          }
+        }
+      }
+    }
+    expect(sides.hidden).toBeGreaterThan(0);
+    expect(sides.shown).toBeGreaterThan(0);
   });
 
   /**

@@ -35,7 +35,8 @@ describe('credentialsFrom', () => {
       type: 'BadParameterException',
       operation: 'graphql',
       parameterName: 'apiKey',
-      providedValue: 'a,b',
+      // A credential's value is never repeated (contract.md §2).
+      providedValue: '[REDACTED]',
       reason: 'must be given once',
     });
     expect(refusal([{ apiKey: ['a', 'b'], accessToken: ['c', 'd'] }])).toMatchObject({

@@ -13,8 +13,10 @@ import {
 } from '../../src/services/results/result-parameters';
 import {
   ATTEMPT_MEASURES,
+  readsQuiz,
   RESULT_TYPE_REGISTRY,
   RESULT_TYPES,
+  valueSql,
   type AttemptMeasureName,
 } from '../../src/services/results/result-types.registry';
 import { resultsQuery, selectResults } from '../../src/services/results/results.sql';
@@ -61,16 +63,39 @@ describe('the result type registry', () => {
         '%s is computed from its own measures and written to its own column',
         (name, type) => {
           const { sql } = selectResults(request(name), dialect, ALL_SCOPE);
-          expect(sql).toContain(`${type.value(dialect)} AS ${type.column}`);
+          expect(sql).toContain(`${valueSql(type, dialect)} AS ${type.column}`);
           expect(sql).toContain(`${roundedSql(dialect, `v.${type.column}`)} AS ${type.column}`);
           for (const [measureName, measure] of Object.entries(ATTEMPT_MEASURES)) {
             const used = type.measures.includes(measureName as AttemptMeasureName);
             expect(sql.includes(`${measure.sql(dialect)} AS ${measure.column}`)).toBe(used);
           }
-          expect(sql.includes('JOIN quizzes q')).toBe(Boolean(type.readsQuiz));
+          expect(sql.includes('JOIN quizzes q')).toBe(readsQuiz(type));
           expect(sql).toMatch(/ORDER BY position$/);
         },
       );
+
+      it('gives the scores null on a survey quiz, and only them (contract §7)', () => {
+        const scores = RESULT_TYPE_REGISTRY.filter((type) => type.scored).map((type) => type.name);
+        expect(scores.sort()).toEqual(['goodAnswersPercent', 'nbGoodAnswers', 'percentile']);
+        for (const type of RESULT_TYPE_REGISTRY) {
+          const { sql } = selectResults(request(type.name), dialect, ALL_SCOPE);
+          expect(sql.includes('CASE WHEN q.survey = 1 THEN NULL')).toBe(Boolean(type.scored));
+          if (type.scored) expect(readsQuiz(type)).toBe(true);
+        }
+      });
+
+      it('reads no answer and adds no zero under the scope none', () => {
+        const aggregated = request('nbGoodAnswers', {
+          aggregationFunctions: 'count',
+          groupBy: 'user',
+          includeQuizzes: 'all',
+        });
+        const { sql } = selectResults(aggregated, dialect, { kind: 'none' });
+        expect(sql).toMatch(/AND 1 = 0\n\s+GROUP BY a.user_id, a.quiz_id, a.session_id/);
+        expect(sql).not.toContain('UNION ALL');
+        // Under another scope the same request adds its zeros.
+        expect(selectResults(aggregated, dialect, ALL_SCOPE).sql).toContain('UNION ALL');
+      });
 
       it('computes each aggregation function of the registry, every result type at once', () => {
         for (const fn of AGGREGATION_FUNCTIONS) {

@@ -56,6 +56,7 @@ import type {
   GetUserParams,
   GetUserSetParams,
   ItemAttribute,
+  JoinSessionParams,
   Quiz,
   ResultOf,
   Session,
@@ -158,8 +159,8 @@ export class QuizApiClient implements DataSetSource {
   }
 
   /**
-   * Adds a classroom session owned by the token's user (contract.md §9); with a clientRef the
-   * owner already used, returns that session instead.
+   * Adds a classroom session owned by the token's user (contract.md §9), with its `joinCode`;
+   * with a clientRef the owner already used, returns that session instead.
    */
   addSession(params: AddSessionParams): Promise<Session> {
     const { startDate, ...session } = params.session;
@@ -181,6 +182,19 @@ export class QuizApiClient implements DataSetSource {
     return this.request<WireSession>('getSession', { sessionId: params.sessionId }).then(
       parseSession,
     );
+  }
+
+  /**
+   * Makes the token's user an attendee of the session whose join code it gives (contract.md §9);
+   * joining again changes nothing. A wrong or expired code is a BadParameterException on
+   * `joinCode`; too many failed joins, a TooManyRequestsException.
+   */
+  joinSession(params: JoinSessionParams): Promise<Session> {
+    return this.request<WireSession>(
+      'joinSession',
+      {},
+      { method: 'POST', body: { joinCode: params.joinCode } },
+    ).then(parseSession);
   }
 
   /**

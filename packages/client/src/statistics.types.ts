@@ -15,7 +15,10 @@ export interface QuestionStatistic {
   facility: number | null;
   /** Correlation of the question's score with the rest of the attempt's; null without variance. */
   discrimination: number | null;
-  /** Multiple choice: answers that chose each proposition, by index; null otherwise. */
+  /**
+   * Multiple choice: answers that chose each proposition, by index; null otherwise, and in a
+   * survey answered in fewer attempts than the service's minimum (SURVEY_MIN_RESPONSES).
+   */
   choiceCounts: number[] | null;
 }
 

@@ -105,8 +105,11 @@ export type IncludeQuizzes = 'answered' | 'all';
 /** One number per requested result type; null where there was nothing to aggregate. */
 export type ResultValues = { [K in ResultType]?: number | null };
 
-/** One attempt: a user on a quiz in a session (sessionId null for an `includeQuizzes=all` zero). */
-export interface DetailedResult extends Partial<Record<ResultType, number>> {
+/**
+ * One attempt: a user on a quiz in a session (sessionId null for an `includeQuizzes=all` zero).
+ * A survey has no score: its nbGoodAnswers, goodAnswersPercent and percentile are null.
+ */
+export interface DetailedResult extends ResultValues {
   id: string;
   userId: string;
   quizId: string;
@@ -210,6 +213,10 @@ export interface Session {
   owner: User;
   quizIds: string[];
   nbAttendees: number;
+  /** The code pupils join the session with (joinSession): its owner's only, absent for anyone else. */
+  joinCode?: string;
+  /** When joinCode stops opening the session (the owner's only). */
+  joinCodeExpiresAt?: Date;
 }
 
 /** A session as addSession takes it. */
@@ -219,6 +226,7 @@ export interface NewSession {
   quizIds: readonly Id[];
   /** Now when absent. */
   startDate?: DateValue;
+  /** The owner or users the owner knows (its groups' members, its sessions' attendees); others join. */
   attendeeIds?: readonly Id[];
   /** The client's own name for the session (at most 64 characters): sending it again returns the same session. */
   clientRef?: string;
@@ -230,6 +238,11 @@ export interface AddSessionParams {
 
 export interface GetSessionParams {
   sessionId: Id;
+}
+
+export interface JoinSessionParams {
+  /** The session's join code, as its owner was shown it (case, spaces and hyphens ignored). */
+  joinCode: string;
 }
 
 /** One answer as addAnswers takes it. */

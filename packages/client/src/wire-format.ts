@@ -24,7 +24,10 @@ export type WireQuiz = Omit<Quiz, 'creationDate' | 'lastChangeDate'> & {
   creationDate: string;
   lastChangeDate: string;
 };
-export type WireSession = Omit<Session, 'startDate'> & { startDate: string };
+export type WireSession = Omit<Session, 'startDate' | 'joinCodeExpiresAt'> & {
+  startDate: string;
+  joinCodeExpiresAt?: string;
+};
 export type WireItem = User | WireQuiz | UserGroup | Record<string, unknown>;
 export type WirePage = Omit<DataSetPage, 'items'> & { items: WireItem[] };
 export type WireAttribute = Omit<ItemAttribute, 'itemValue'> & { itemValue: unknown };
@@ -83,7 +86,14 @@ export function parseQuiz(quiz: WireQuiz): Quiz {
 }
 
 export function parseSession(session: WireSession): Session {
-  return { ...session, startDate: parseWireDate(session.startDate) };
+  const { joinCodeExpiresAt, ...rest } = session;
+  return {
+    ...rest,
+    startDate: parseWireDate(session.startDate),
+    ...(joinCodeExpiresAt === undefined
+      ? {}
+      : { joinCodeExpiresAt: parseWireDate(joinCodeExpiresAt) }),
+  };
 }
 
 export function parseItem(itemType: DataSetPage['itemType'], item: WireItem): DataSetItem {

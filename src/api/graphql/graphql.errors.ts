@@ -1,6 +1,7 @@
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { Errors, ServiceApiError } from '../../errors';
+import { hideSecrets } from '../../observability/secret-shapes';
 
 /**
  * A domain error raised outside any resolver (credentials, limits): the request gets the
@@ -78,11 +79,13 @@ export function formatGraphQLError(
   error: unknown,
 ): GraphQLFormattedError {
   const domain = domainErrorIn(error);
+  // A path names the client's aliases, which may be anything it typed.
+  const path = formatted.path?.map((key) => (typeof key === 'string' ? hideSecrets(key) : key));
   if (domain) {
     return {
       message: domain.message,
       locations: formatted.locations,
-      path: formatted.path,
+      path,
       extensions: { ...domain.toGraphQLExtensions() },
     };
   }
@@ -90,10 +93,11 @@ export function formatGraphQLError(
   const extensions: Record<string, unknown> = { ...refused.toGraphQLExtensions() };
   if (refused.apolloCode) extensions.code = refused.apolloCode;
   return {
-    // graphql-js's own sentence, which GraphQL clients and IDEs show as they know it.
-    message: refused.apolloCode ? formatted.message : refused.message,
+    // graphql-js's own sentence, which GraphQL clients and IDEs show as they know it, without a
+    // secret it quoted (a key given as a variable's or an argument's value; contract.md §2).
+    message: refused.apolloCode ? hideSecrets(formatted.message) : refused.message,
     locations: formatted.locations,
-    path: formatted.path,
+    path,
     extensions,
   };
 }

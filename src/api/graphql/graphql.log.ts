@@ -2,7 +2,11 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { Kind } from 'graphql';
 import { rootFields } from './root-fields';
 
-/** What the request's log line tells of a GraphQL request (its HTTP status says little). */
+/**
+ * What the request's log line tells of a GraphQL request (its HTTP status says little): names
+ * only. Neither the document nor its variables are logged, for answers, titles, names and
+ * search text travel there (contract.md §14.7).
+ */
 export interface GraphQLRequestSummary {
   operationName: string | null;
   /** The root fields it ran, by name (an alias counts as its field). */

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { Errors, ServiceApiError, toServiceApiError } from '../../errors';
 import type { Logger } from '../../observability/logger';
 import { ACCEPTED_ENCODINGS } from './request-limits.middleware';
-import { operationOf, sendError, transportOperation, type WireOf } from './wire';
+import { sendError, transportOperation, unknownOperation, type WireOf } from './wire';
 
 /** Errors raised by Express's own body parsers, which carry `type` and `status`. */
 function fromBodyParser(
@@ -70,7 +70,7 @@ export function errorMiddleware(
   };
 }
 
-/** Anything no route answered. */
+/** Anything no route answered, named by its last path segment as far as it may be echoed. */
 export const notFoundHandler: RequestHandler = (req) => {
-  throw Errors.unsupportedRequest(operationOf(req.path));
+  throw unknownOperation(req.path.split('/').filter(Boolean).pop() ?? '');
 };

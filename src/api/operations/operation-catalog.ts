@@ -15,7 +15,12 @@ import {
   sessionResultsOperation,
 } from './results.operation';
 import { getQuestionStatisticsOperation, getQuizStatisticsOperation } from './statistics.operation';
-import { addAnswersOperation, addSessionOperation, getSessionOperation } from './session.operation';
+import {
+  addAnswersOperation,
+  addSessionOperation,
+  getSessionOperation,
+  joinSessionOperation,
+} from './session.operation';
 import { getUserAttributeOperation, getUserOperation } from './user.operation';
 
 /**
@@ -42,6 +47,7 @@ export const OPERATIONS = {
   getQuizStatistics: getQuizStatisticsOperation,
   addSession: addSessionOperation,
   getSession: getSessionOperation,
+  joinSession: joinSessionOperation,
   addAnswers: addAnswersOperation,
   sessionResults: sessionResultsOperation,
 } as const;

@@ -71,7 +71,7 @@ export const sessionIdParameter = idParameter(
 export const getResultsOperation = defineOperation({
   name: 'getResults',
   description:
-    "Computes the results of a user set on a quiz set (both the requester's) into a new set of computed results and returns its first page: detailed (one item per attempt) without aggregationFunctions, else one item per (user or quiz, function).",
+    "Computes the results of a user set on a quiz set (both the requester's) into a new set of computed results and returns its first page: detailed (one item per attempt) without aggregationFunctions, else one item per (user or quiz, function). Both cover the attempts the requester may see: those in sessions it owns and its own; aggregates with an API key alone count none, unless the operator restored the legacy open reads (LEGACY_OPEN_READS, every attempt). A survey has no score: its nbGoodAnswers, goodAnswersPercent and percentile are null.",
   graphQL: 'query',
   rest: DATA_SET_PAGE,
   token: 'forDetailedResults',

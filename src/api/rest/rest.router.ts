@@ -7,6 +7,7 @@ import { authenticateCredentials } from '../../services/auth/credentials.service
 import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { credentialsFrom } from '../credentials.reader';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
+import { unknownOperation } from '../http/wire';
 import { operationCost, REST_CATALOG } from '../operations/operation-catalog';
 import { pointsForItems } from '../operations/operation-costs';
 import type { RestDownload } from '../operations/operation-definition';
@@ -58,7 +59,7 @@ export function restRouter(
   router.all('/:operation', async (req: Request, res: Response) => {
     const name = String(req.params.operation);
     const op = byName.get(name);
-    if (!op) throw Errors.unsupportedRequest(name);
+    if (!op) throw unknownOperation(name);
     if (!(op.methods as readonly string[]).includes(req.method)) {
       const allow = req.method === 'HEAD' && op.methods.includes('GET') ? undefined : op.methods;
       if (allow) throw Errors.methodNotAllowed(name, req.method, allow);

@@ -1,3 +1,4 @@
+import { holdsSecret } from '../../observability/secret-shapes';
 import { CSRF_FIELD } from './csrf';
 import { errorBox, escapeHtml, renderPage } from './html';
 
@@ -11,6 +12,11 @@ export interface LoginFormView {
   hidden?: Readonly<Record<string, string>>;
   title: string;
   intro?: string;
+}
+
+/** What was typed as the email, given back in the form unless it is a secret pasted there. */
+function shownEmail(email: string | undefined): string {
+  return email === undefined || holdsSecret(email) ? '' : email;
 }
 
 function hiddenField(name: string, value: string): string {
@@ -31,7 +37,7 @@ ${view.error ? errorBox(view.error) : ''}
 ${hiddenField(CSRF_FIELD, view.csrfToken)}
 ${hidden}
 <label for="email">Email</label>
-<input type="email" id="email" name="email" autocomplete="username" required maxlength="254" value="${escapeHtml(view.email ?? '')}">
+<input type="email" id="email" name="email" autocomplete="username" required maxlength="254" value="${escapeHtml(shownEmail(view.email))}">
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required maxlength="1024">
 <button type="submit" id="login-submit">Log in</button>

@@ -78,13 +78,16 @@ export class AnswerBatchSender {
     };
   }
 
-  /** Sends 1 to MAX_BATCH answers as one call; resolves once the service acknowledged them. */
-  async send(batch: readonly PlannedAnswer[]): Promise<void> {
+  /**
+   * Sends 1 to MAX_BATCH answers as one call (by `api`, a pupil's own client, or the teacher's);
+   * resolves once the service acknowledged them.
+   */
+  async send(batch: readonly PlannedAnswer[], api: QuizApiClient = this.api): Promise<void> {
     const answers = batch.map((answer) => this.wire(answer));
     for (let attempt = 1; ; attempt += 1) {
       const started = performance.now();
       try {
-        const result = await this.api.addAnswers({ sessionId: this.sessionId, answers });
+        const result = await api.addAnswers({ sessionId: this.sessionId, answers });
         this.latenciesMs.push(performance.now() - started);
         const { totals } = this;
         totals.sent += batch.length;

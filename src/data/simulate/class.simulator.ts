@@ -1,5 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { QuizApiClient, type FetchFunction, type Id, type Session } from '@quiz-results/client';
+import {
+  BadParameterException,
+  QuizApiClient,
+  type FetchFunction,
+  type Id,
+  type Session,
+} from '@quiz-results/client';
 import {
   AnswerBatchSender,
   latencySummary,
@@ -11,7 +17,8 @@ import { planClass, type PlannedAnswer } from './class-play.planner';
 
 /**
  * A class played against a running service through its public API only (the JavaScript client):
- * a session for a quiz and its pupils (addSession with a clientRef), then every pupil answering
+ * a session for a quiz and its pupils (addSession with a clientRef, naming the pupils the teacher
+ * knows, or the pupils joining with the session's join code), then every pupil answering
  * the questions over the class's duration, some wrongly, a few correcting an answer, sent with
  * addAnswers the way a classroom app sends them. The plan is deterministic (class-play.planner),
  * and answer times are given from the session's start: a class played again with the same
@@ -35,6 +42,14 @@ export interface ClassSimulationOptions {
   /** Class size: the pupils are found through the API unless pupilIds names them. */
   pupils: number;
   pupilIds?: readonly Id[];
+  /**
+   * Each pupil's own access token, when the pupils join the session with its join code
+   * (contract.md §9) instead of being named by the teacher, who may name only pupils it knows
+   * (its groups' members, its sessions' attendees). Each pupil joins, then, with `pupil`
+   * batching, their device sends their own answers; with `tick` batching the teacher's app
+   * sends them, the pupils being attendees.
+   */
+  pupilToken?: (pupilId: string) => Promise<string>;
   /** Duration of the class: every pupil has answered every question by then. */
   seconds: number;
   seed: number;
@@ -57,6 +72,8 @@ export interface SimulationStart {
   questions: number;
   /** Answers planned, corrections included. */
   planned: number;
+  /** Pupils who joined with the session's join code (none when the teacher named them). */
+  joined: number;
 }
 
 export interface SimulationProgress {
@@ -72,6 +89,8 @@ export interface ClassSimulationReport extends SenderTotals {
   /** The session existed already (same owner and clientRef): the class was resumed. */
   resumed: boolean;
   pupilIds: string[];
+  /** Pupils who joined with the session's join code (none when the teacher named them). */
+  joined: number;
   questions: number;
   /** Answers planned, corrections included. */
   planned: number;
@@ -87,6 +106,8 @@ export interface ClassSimulationReport extends SenderTotals {
 export class SimulationError extends Error {}
 
 const DEFAULT_TICK_MS = 1000;
+/** Pupils joining at once: a class arriving, not a flood. */
+const JOIN_CONCURRENCY = 8;
 
 export function defaultClientRef(options: ClassSimulationOptions): string {
   return `simulate:quiz-${options.quizId}:${options.pupils}x${options.seconds}s:seed-${options.seed}`;
@@ -125,21 +146,65 @@ async function openSession(
 ): Promise<{ session: Session; resumed: boolean }> {
   // Whole seconds, as the wire carries them: the times of the answers are counted from it.
   const startDate = new Date(Math.floor(Date.now() / 1000) * 1000);
-  const session = await api.addSession({
-    session: {
-      title: options.title ?? `Simulated class: quiz ${options.quizId}, seed ${options.seed}`,
-      quizIds: [options.quizId],
-      startDate,
-      attendeeIds: pupilIds,
-      clientRef,
-    },
-  });
+  let session: Session;
+  try {
+    session = await api.addSession({
+      session: {
+        title: options.title ?? `Simulated class: quiz ${options.quizId}, seed ${options.seed}`,
+        quizIds: [options.quizId],
+        startDate,
+        // Pupils who join are not named: the teacher may name only pupils it knows.
+        attendeeIds: options.pupilToken ? [] : pupilIds,
+        clientRef,
+      },
+    });
+  } catch (error) {
+    const named = /^session\.attendeeIds\[(\d+)\]$/.exec(
+      error instanceof BadParameterException ? (error.parameterName ?? '') : '',
+    );
+    if (!named) throw error;
+    throw new SimulationError(
+      `pupil ${pupilIds[Number(named[1])]} is not known to the teacher (in none of their groups or sessions): ` +
+        "such pupils join with the session's join code (simulate --join)",
+    );
+  }
   if (!session.quizIds.includes(String(options.quizId))) {
     throw new SimulationError(
       `clientRef ${clientRef} names session ${session.id}, which does not play quiz ${options.quizId}`,
     );
   }
   return { session, resumed: session.startDate.getTime() !== startDate.getTime() };
+}
+
+/**
+ * Every pupil joins the session with its join code, with their own token (a few at a time), and
+ * keeps their client: their device's.
+ */
+async function joinPupils(
+  options: ClassSimulationOptions & { pupilToken: (pupilId: string) => Promise<string> },
+  session: Session,
+  pupilIds: readonly string[],
+): Promise<Map<string, QuizApiClient>> {
+  const { joinCode } = session;
+  if (joinCode === undefined) {
+    throw new SimulationError(`session ${session.id} shows its owner no join code`);
+  }
+  const devices = new Map<string, QuizApiClient>();
+  for (let start = 0; start < pupilIds.length; start += JOIN_CONCURRENCY) {
+    await Promise.all(
+      pupilIds.slice(start, start + JOIN_CONCURRENCY).map(async (pupilId) => {
+        const device = new QuizApiClient({
+          baseUrl: options.baseUrl,
+          apiKey: options.apiKey,
+          accessToken: await options.pupilToken(pupilId),
+          fetch: options.fetch,
+        });
+        await device.joinSession({ joinCode });
+        devices.set(pupilId, device);
+      }),
+    );
+  }
+  return devices;
 }
 
 /**
@@ -170,6 +235,8 @@ interface Play {
   sender: AnswerBatchSender;
   startMs: number;
   report: () => void;
+  /** The pupils' own clients, by user id, when they joined: each device sends with its own. */
+  devices: ReadonlyMap<string, QuizApiClient>;
 }
 
 /** Sleeps until `atMs` after the class start (at once when it is past). */
@@ -205,7 +272,7 @@ async function playByPupil(play: Play, pupils: number): Promise<void> {
       await until(play, (queue[0] as PlannedAnswer).atMs);
       const batch = takeDue(queue, Date.now() - play.startMs);
       if (batch.length === 0) continue;
-      await play.sender.send(batch);
+      await play.sender.send(batch, play.devices.get((batch[0] as PlannedAnswer).userId));
       play.report();
     }
   };
@@ -243,6 +310,10 @@ export async function simulateClass(
     : await findPupils(api, options.quizId, options.pupils);
   const clientRef = options.clientRef ?? defaultClientRef(options);
   const { session, resumed } = await openSession(api, options, pupilIds, clientRef);
+  const { pupilToken } = options;
+  const devices = pupilToken
+    ? await joinPupils({ ...options, pupilToken }, session, pupilIds)
+    : new Map<string, QuizApiClient>();
   const plan = planClass({
     questions: quiz.questions,
     pupilIds,
@@ -255,13 +326,14 @@ export async function simulateClass(
     const { sent, batches } = sender.totals;
     options.onProgress?.({ sent, total: plan.length, batches });
   };
-  const play: Play = { plan, sender, startMs, report };
+  const play: Play = { plan, sender, startMs, report, devices };
   options.onStart?.({
     sessionId: session.id,
     clientRef,
     resumed,
     questions: quiz.questions.length,
     planned: plan.length,
+    joined: devices.size,
   });
   report();
   if (options.batching === 'pupil') await playByPupil(play, pupilIds.length);
@@ -272,6 +344,7 @@ export async function simulateClass(
     clientRef,
     resumed,
     pupilIds,
+    joined: devices.size,
     questions: quiz.questions.length,
     planned: plan.length,
     corrections: plan.filter((answer) => answer.correction).length,

@@ -18,6 +18,7 @@ import { User } from './user.entity';
  */
 @Entity('sessions')
 @Index('uq_sessions_owner_client_ref', ['ownerId', 'clientRef'], { unique: true })
+@Index('uq_sessions_join_code', ['joinCode'], { unique: true })
 export class Session {
   @PrimaryGeneratedColumn({ type: 'int' })
   id!: number;
@@ -43,6 +44,19 @@ export class Session {
    */
   @Column({ type: 'varchar', length: 64, nullable: true })
   clientRef!: string | null;
+
+  /**
+   * The code pupils join with (contract.md §9), shown to the owner only. Kept as it is, not
+   * hashed: the owner is shown it again (getSession), and it is a short-lived capability that
+   * only makes its bearer an attendee, guessed no faster than the per-user limit on failed joins
+   * allows. Unique while stored, expired ones included (a new code never collides with an old
+   * one); null for a session that never had one (made before join codes, or imported).
+   */
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  joinCode!: string | null;
+
+  @Column(datetime({ nullable: true }))
+  joinCodeExpiresAt!: Date | null;
 }
 
 /**

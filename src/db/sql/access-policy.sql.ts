@@ -43,6 +43,7 @@ export function groupScopeSql(scope: GroupScope, group: string): PolicyCondition
  */
 export function attemptScopeSql(scope: AttemptScope, row: string): PolicyCondition | undefined {
   if (scope.kind === 'all') return undefined;
+  if (scope.kind === 'none') return { sql: '1 = 0', params: [] };
   return {
     sql: `(${row}.session_id IN (SELECT s.id FROM sessions s WHERE s.owner_id = ?) OR ${row}.user_id = ?)`,
     params: [scope.userId, scope.userId],

@@ -3,6 +3,7 @@ import type { QuestionRow } from '../../domain/questions/question-row.codec';
 import type { QuestionType } from '../../domain/questions/question-types';
 import { toNumber, type Dialect } from '../dialect';
 import type { SqlStatement } from '../statement-batches';
+import { knownUsersSql } from './access-policy.sql';
 
 /**
  * The statements of addAnswers (contract.md §9): an answer is stored once per (session, user,
@@ -192,17 +193,20 @@ export async function readSessionWriteFacts(
   };
 }
 
-/** Which of `userIds` exist. */
-export async function existingUserIds(
+/**
+ * Which of `userIds` are known to `requesterId` (contract.md §4): attendees of a session they
+ * own or members of a group they own. One indexed read whatever the batch's size; an id that
+ * names no user is simply not among them, so unknown and unnamed ids read alike.
+ */
+export async function knownUserIds(
   handle: DataSource,
   dialect: Dialect,
+  requesterId: number,
   userIds: readonly number[],
 ): Promise<Set<number>> {
   if (userIds.length === 0) return new Set();
-  const rows = (await handle.query(
-    `SELECT id FROM users WHERE id IN (${dialect.placeholders(userIds.length)})`,
-    [...userIds],
-  )) as { id: unknown }[];
+  const query = knownUsersSql(dialect, requesterId, userIds);
+  const rows = (await handle.query(query.sql, query.params)) as { id: unknown }[];
   return new Set(rows.map((row) => toNumber(row.id)));
 }
 

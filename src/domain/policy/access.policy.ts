@@ -71,6 +71,20 @@ export interface UserFacts {
   knownToRequester: boolean;
 }
 
+/**
+ * Whom a requester may name (contract.md §4, §9): as an attendee of their session, or as the
+ * pupil of answers they write as its owner. Themself and the users known to them; no one else,
+ * so that naming never makes a stranger known. An operator names anyone.
+ */
+export function mayNameUser(
+  requester: PolicyRequester,
+  user: Pick<UserFacts, 'userId' | 'knownToRequester'>,
+): boolean {
+  if (requester.kind === 'operator') return true;
+  if (requester.kind === 'anonymous') return false;
+  return requester.userId === user.userId || user.knownToRequester;
+}
+
 /** Whether firstName, lastName and pictureURL are shown; `id` always is. */
 export function seesUserDetails(requester: PolicyRequester, user: UserFacts): boolean {
   if (requester.kind === 'operator') return true;
@@ -114,6 +128,18 @@ export function resultsDecision(requester: PolicyRequester, detailed: boolean): 
   return detailed && requester.kind === 'anonymous' ? 'needsToken' : 'allowed';
 }
 
+/**
+ * Reading a session's attendance (getUserSet with sessionId and raisedHand, getSessionResults;
+ * contract.md §6, §14.1): its owner and its attendees, or anyone under LEGACY_OPEN_READS.
+ */
+export function attendanceReadDecision(
+  requester: PolicyRequester,
+  session: SessionFacts,
+  legacyOpenReads: boolean,
+): Decision {
+  return legacyOpenReads ? 'allowed' : sessionReadDecision(requester, session);
+}
+
 /** Live results of a session (contract.md §10): its owner only. */
 export function liveResultsDecision(
   requester: PolicyRequester,
@@ -125,10 +151,13 @@ export function liveResultsDecision(
 }
 
 /**
- * Which attempts detailed results may show: those in sessions the requester owns and the
- * requester's own. The aggregation service turns this into SQL.
+ * Which attempts results may show or count: every one (operator, or aggregates under
+ * LEGACY_OPEN_READS), none (an anonymous requester's aggregates), or those in sessions the
+ * requester owns and the requester's own (the *requester scope*, contract.md §7). The services
+ * turn this into SQL (access-policy.sql.ts).
  */
-export type AttemptScope = { kind: 'all' } | { kind: 'ownedSessionsOrSelf'; userId: number };
+export type AttemptScope =
+  { kind: 'all' } | { kind: 'none' } | { kind: 'ownedSessionsOrSelf'; userId: number };
 
 /** An attempt as the attempt scope sees it: its pupil and the owner of its session. */
 export interface AttemptFacts {
@@ -136,19 +165,30 @@ export interface AttemptFacts {
   sessionOwnerId: number;
 }
 
-/** Whether detailed results may show an attempt: the scope's definition (its SQL form must agree). */
+/** Whether an attempt is in the scope: the scope's definition (its SQL form must agree). */
 export function inAttemptScope(scope: AttemptScope, attempt: AttemptFacts): boolean {
-  return (
-    scope.kind === 'all' ||
-    attempt.sessionOwnerId === scope.userId ||
-    attempt.userId === scope.userId
-  );
+  if (scope.kind === 'all') return true;
+  if (scope.kind === 'none') return false;
+  return attempt.sessionOwnerId === scope.userId || attempt.userId === scope.userId;
 }
 
 export function detailedAttemptScope(requester: PolicyRequester): AttemptScope | undefined {
   if (requester.kind === 'operator') return { kind: 'all' };
   if (requester.kind === 'anonymous') return undefined;
   return { kind: 'ownedSessionsOrSelf', userId: requester.userId };
+}
+
+/**
+ * The *requester scope* (contract.md §6, §7): the attempts aggregated results count, and the
+ * attendances the player and quizId filters read. Anonymous: none; every one when the operator
+ * restored the legacy open reads.
+ */
+export function aggregateAttemptScope(
+  requester: PolicyRequester,
+  legacyOpenReads: boolean,
+): AttemptScope {
+  if (legacyOpenReads) return { kind: 'all' };
+  return detailedAttemptScope(requester) ?? { kind: 'none' };
 }
 
 export interface QuizCreator {

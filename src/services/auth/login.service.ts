@@ -43,8 +43,9 @@ function clientIpOf(clientIp: string | undefined): string {
 /**
  * Seconds until the failures matching `where` fall back under `max`, or undefined when under it
  * now. `own` is the row of the attempt being checked, which does not count against itself.
+ * Failed session joins are limited with it too (session-join.service.ts).
  */
-async function lockedFor(
+export async function lockedFor(
   ctx: LoginContext,
   where: FindOptionsWhere<LoginFailure>,
   own: number,

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
-import { quizScope } from '../../domain/policy/access.policy';
+import { aggregateAttemptScope, quizScope } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { createDataSet } from './data-set.store';
 import type { DataSetOptions, DataSetPage } from './data-set.types';
@@ -12,7 +12,7 @@ import {
 } from './data-set.params';
 import { type SqlCondition } from './data-set.sql';
 import type { Dialect } from '../../db/dialect';
-import { quizScopeSql } from '../../db/sql/access-policy.sql';
+import { attemptScopeSql, quizScopeSql } from '../../db/sql/access-policy.sql';
 import type { SqlFragment } from '../../db/sql/sql-fragment';
 
 /** getQuizSet filters (contract.md §6); each is optional, at least one is required. */
@@ -121,11 +121,16 @@ function filterConditions(ctx: RequestContext, filters: QuizSetFilters): SqlCond
   }
   const player = given('player');
   if (player !== undefined) {
+    // What a pupil played is read within the requester scope (contract.md §6).
+    const seen = attemptScopeSql(
+      aggregateAttemptScope(ctx.requester, ctx.config.privacy.legacyOpenReads),
+      'pa',
+    );
     conditions.push({
       sql: `q.id IN (SELECT pq.quiz_id FROM session_quizzes pq
                        JOIN session_attendees pa ON pa.session_id = pq.session_id
-                      WHERE pa.user_id = ?)`,
-      params: [parseIdParam(op, 'player', player)],
+                      WHERE pa.user_id = ?${seen ? ` AND ${seen.sql}` : ''})`,
+      params: [parseIdParam(op, 'player', player), ...(seen?.params ?? [])],
     });
   }
   const sessionId = given('sessionId');

@@ -1,12 +1,16 @@
 import type { RequestContext } from '../../context/request-context';
-import { groupScope } from '../../domain/policy/access.policy';
+import {
+  aggregateAttemptScope,
+  attendanceReadDecision,
+  groupScope,
+} from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { requireReadableDataSet } from './data-set.access';
 import { createDataSet } from './data-set.store';
 import type { DataSetOptions, DataSetPage } from './data-set.types';
 import { isGiven, parseBooleanParam, parseIdParam, type RawParam } from './data-set.params';
 import type { SqlCondition } from './data-set.sql';
-import { groupScopeSql } from '../../db/sql/access-policy.sql';
+import { attemptScopeSql, groupScopeSql } from '../../db/sql/access-policy.sql';
 import type { SqlFragment } from '../../db/sql/sql-fragment';
 
 /** getUserSet filters (contract.md §6); the AND of those given. */
@@ -57,12 +61,14 @@ export async function userSetSelect(
   }
   if (isGiven(sessionId)) {
     const session = parseIdParam(op, 'sessionId', sessionId);
+    const hand = isGiven(raisedHand) ? parseBooleanParam(op, 'raisedHand', raisedHand) : null;
+    await requireAttendanceReadable(ctx, session);
     conditions.push(
-      isGiven(raisedHand)
+      hand !== null
         ? {
             sql: `u.id IN (SELECT a.user_id FROM session_attendees a
                             WHERE a.session_id = ? AND a.raised_hand = ?)`,
-            params: [session, parseBooleanParam(op, 'raisedHand', raisedHand) ? 1 : 0],
+            params: [session, hand ? 1 : 0],
           }
         : {
             sql: 'u.id IN (SELECT a.user_id FROM session_attendees a WHERE a.session_id = ?)',
@@ -71,11 +77,16 @@ export async function userSetSelect(
     );
   }
   if (isGiven(quizId)) {
+    // Who played a quiz is read within the requester scope (contract.md §6).
+    const seen = attemptScopeSql(
+      aggregateAttemptScope(ctx.requester, ctx.config.privacy.legacyOpenReads),
+      'pa',
+    );
     conditions.push({
       sql: `u.id IN (SELECT pa.user_id FROM session_attendees pa
                        JOIN session_quizzes pq ON pq.session_id = pa.session_id
-                      WHERE pq.quiz_id = ?)`,
-      params: [parseIdParam(op, 'quizId', quizId)],
+                      WHERE pq.quiz_id = ?${seen ? ` AND ${seen.sql}` : ''})`,
+      params: [parseIdParam(op, 'quizId', quizId), ...(seen?.params ?? [])],
     });
   }
   // Checked last: the only filter that reads the database before the set is made.
@@ -102,6 +113,42 @@ export async function userSetSelect(
     sql: `SELECT u.id AS id FROM users u WHERE ${conditions.map((c) => c.sql).join(' AND ')}`,
     params: conditions.flatMap((c) => c.params),
   };
+}
+
+/**
+ * A session's attendance is read by its owner and its attendees only (contract.md §6, §14.1):
+ * anonymous 401, anyone else 403, whether the session exists or not, so the refusal tells
+ * nothing about which sessions exist. Open to any key under LEGACY_OPEN_READS.
+ */
+export async function requireAttendanceReadable(
+  ctx: RequestContext,
+  sessionId: number,
+): Promise<void> {
+  const { legacyOpenReads } = ctx.config.privacy;
+  if (legacyOpenReads || ctx.requester.kind === 'operator') return;
+  if (ctx.requester.kind === 'anonymous') {
+    throw Errors.unauthenticated(
+      ctx.operation,
+      "an access token is required to read a session's attendance",
+    );
+  }
+  const [session, attended] = await Promise.all([
+    ctx.loaders.sessionById.load(sessionId),
+    ctx.loaders.attendedSession.load(sessionId),
+  ]);
+  const decision = session
+    ? attendanceReadDecision(
+        ctx.requester,
+        { ownerId: session.ownerId, requesterAttended: attended },
+        legacyOpenReads,
+      )
+    : 'denied';
+  if (decision !== 'allowed') {
+    throw Errors.forbidden(
+      ctx.operation,
+      'only the owner and the attendees of a session read its attendance',
+    );
+  }
 }
 
 /**

@@ -5,7 +5,9 @@ import type { AttemptScope } from '../../domain/policy/access.policy';
 import type { ResultsOptions, ResultsRequest } from './result-parameters';
 import {
   ATTEMPT_MEASURES,
+  readsQuiz,
   resultTypeDefinition,
+  valueSql,
   type AttemptMeasure,
   type AttemptMeasureName,
 } from './result-types.registry';
@@ -17,10 +19,13 @@ import { attemptScopeSql } from '../../db/sql/access-policy.sql';
  *   given sessions), grouped by (user, quiz, session) — read from the covering answer indexes,
  *   the two sets as semi-joins; only the measures the result types read;
  * - `all_attempts`: plus, for includeQuizzes=all, a zero attempt (session NULL) for each
- *   (user, quiz) pair of the two sets without an attempt (in the given sessions) — for detailed
- *   results, without an attempt the requester may see;
+ *   (user, quiz) pair of the two sets without an attempt (in the given sessions) the requester
+ *   may see (every attempt under the scope `all`);
  * - `valued`: one DOUBLE per result type, named as its computed_results column; percentiles by
- *   window functions over each quiz, so over every real attempt, seen or not, and the zeros.
+ *   window functions over each quiz, so over every real attempt, seen or not, and the zeros;
+ *   scores null on surveys (result-types.registry.ts).
+ * A requester who sees nothing (scope `none`: an anonymous requester's aggregates) gets no row
+ * at all, real or zero, and no answer is read.
  * The two sets are stored sets (getResults) or SELECTs of ids (a session's attendees and quizzes,
  * for live results): see member-sources.sql.ts.
  */
@@ -61,14 +66,15 @@ function measuresOf(request: ResultsOptions): AttemptMeasure[] {
 /**
  * `WITH …` down to `valued`: one row per attempt (real, or zero for includeQuizzes=all) with the
  * columns user_id, quiz_id, session_id and one DOUBLE per requested result type. Every real
- * attempt of the request is there; a zero is added for each pair of the two sets without an
- * attempt that `zeroScope` lets the requester see.
+ * attempt of the request is there, seen or not (percentiles rank among them all); a zero is
+ * added for each pair of the two sets without an attempt that `scope` lets the requester see.
+ * Under the scope `none` there is no row.
  */
 export function valuedStages(
   dialect: Dialect,
   request: ResultsOptions,
   sets: ResultsSets,
-  zeroScope: AttemptScope,
+  scope: AttemptScope,
 ): SqlFragment {
   const sessions = sessionFilter(dialect, request);
   const users = sets.users.ids('us');
@@ -87,15 +93,15 @@ export function valuedStages(
          ${measures.map((measure) => `${measure.sql(dialect)} AS ${measure.column}`).join(',\n         ')}
     FROM answers a
    WHERE a.user_id IN (${users.sql})
-     AND a.quiz_id IN (${quizzes.sql})${sessions.sql}
+     AND a.quiz_id IN (${quizzes.sql})${sessions.sql}${scope.kind === 'none' ? '\n     AND 1 = 0' : ''}
    GROUP BY a.user_id, a.quiz_id, a.session_id
 ), all_attempts AS (
   SELECT user_id, quiz_id, session_id, ${names} FROM attempts`;
-  if (request.includeQuizzes === 'all') {
+  if (request.includeQuizzes === 'all' && scope.kind !== 'none') {
     // One probe of a covering answer index per pair, rather than a second pass over the attempts.
     // Detailed results (contract §7) add a zero where the requester sees no attempt, even if an
     // unseen one exists: the zeros then tell nothing of other owners' sessions.
-    const seen = attemptScopeSql(zeroScope, 'a');
+    const seen = attemptScopeSql(scope, 'a');
     const seenSql = seen ? `\n                        AND ${seen.sql}` : '';
     const userRows = sets.users.rows('us');
     const quizRows = sets.quizzes.rows('qs');
@@ -117,12 +123,12 @@ export function valuedStages(
     if (seen) params.push(...seen.params);
   }
   const types = request.resultTypes.map(resultTypeDefinition);
-  const readsQuiz = types.some((type) => type.readsQuiz);
+  const joinsQuiz = types.some(readsQuiz);
   sql += `
 ), valued AS (
   SELECT t.user_id AS user_id, t.quiz_id AS quiz_id, t.session_id AS session_id,
-         ${types.map((type) => `${type.value(dialect)} AS ${type.column}`).join(',\n         ')}
-    FROM all_attempts t${readsQuiz ? '\n    JOIN quizzes q ON q.id = t.quiz_id' : ''}
+         ${types.map((type) => `${valueSql(type, dialect)} AS ${type.column}`).join(',\n         ')}
+    FROM all_attempts t${joinsQuiz ? '\n    JOIN quizzes q ON q.id = t.quiz_id' : ''}
 )`;
   return { sql, params };
 }

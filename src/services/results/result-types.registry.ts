@@ -55,6 +55,11 @@ export interface ResultTypeDefinition {
    */
   value(dialect: Dialect): string;
   readsQuiz?: boolean;
+  /**
+   * A score (contract.md §7): surveys have none, so its value is null for an attempt on a survey
+   * quiz, real or zero, and aggregates of it ignore those attempts (see valueSql).
+   */
+  scored?: boolean;
   /** An aggregation that differs from the generic one (aggregation-functions.registry.ts), over `x`. */
   aggregate?: Partial<Record<AggregationFunction, (x: string) => string>>;
 }
@@ -66,6 +71,7 @@ export const RESULT_TYPE_DEFINITIONS = [
     column: 'nb_good_answers',
     measures: ['nbGood'],
     value: () => 't.nb_good + 0e0',
+    scored: true,
   },
   // 100 × nbGoodAnswers / nbQuestions of the quiz.
   {
@@ -74,6 +80,7 @@ export const RESULT_TYPE_DEFINITIONS = [
     measures: ['nbGood'],
     value: () => 'CASE WHEN q.nb_questions > 0 THEN 1e2 * t.nb_good / q.nb_questions ELSE 0e0 END',
     readsQuiz: true,
+    scored: true,
   },
   // 100 × (B + E/2) / N among the N attempts on the quiz.
   {
@@ -84,6 +91,8 @@ export const RESULT_TYPE_DEFINITIONS = [
     value: () => `1e2 * (2 * (RANK() OVER (PARTITION BY t.quiz_id ORDER BY t.nb_good) - 1)
                       + COUNT(*) OVER (PARTITION BY t.quiz_id, t.nb_good))
                  / (2 * COUNT(*) OVER (PARTITION BY t.quiz_id))`,
+    // A survey's attempts rank among themselves only (one quiz per partition): all null.
+    scored: true,
   },
   // Questions answered in the attempt.
   {
@@ -117,6 +126,20 @@ export function resultTypeDefinition(name: ResultType): ResultTypeDefinition {
 
 export function isResultType(name: unknown): name is ResultType {
   return typeof name === 'string' && BY_NAME.has(name);
+}
+
+/** Whether the type's value reads the attempt's row of quizzes `q`: its own reads, or a score's survey flag. */
+export function readsQuiz(type: ResultTypeDefinition): boolean {
+  return Boolean(type.readsQuiz || type.scored);
+}
+
+/**
+ * The type's value for one attempt `t`, as the results query selects it: a score is null on a
+ * survey quiz (contract.md §7), decided here once rather than by each score's expression.
+ */
+export function valueSql(type: ResultTypeDefinition, dialect: Dialect): string {
+  const value = type.value(dialect);
+  return type.scored ? `CASE WHEN q.survey = 1 THEN NULL ELSE ${value} END` : value;
 }
 
 /** Every result column of computed_results, in registry order. */

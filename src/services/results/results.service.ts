@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import {
+  aggregateAttemptScope,
   detailedAttemptScope,
   resultsDecision,
   type AttemptScope,
@@ -20,12 +21,15 @@ import { resultsQuery } from './results.sql';
 export type { RawResultsParams } from './result-parameters';
 
 /**
- * The attempts results may cover for the requester: every attempt for aggregated results; for
- * detailed ones, which need a token, those of its sessions and its own.
+ * The attempts results may cover for the requester (contract.md §7): those of its sessions and
+ * its own (the requester scope). Detailed results need a token; aggregated ones are open, and
+ * cover nothing for an anonymous requester, or every attempt under LEGACY_OPEN_READS.
  */
 export function resultsScope(ctx: RequestContext, options: ResultsOptions): AttemptScope {
   const detailed = options.aggregation === null;
-  if (!detailed) return { kind: 'all' };
+  if (!detailed) {
+    return aggregateAttemptScope(ctx.requester, ctx.config.privacy.legacyOpenReads);
+  }
   const allowed = detailedAttemptScope(ctx.requester);
   if (resultsDecision(ctx.requester, detailed) === 'needsToken' || !allowed) {
     throw Errors.unauthenticated(ctx.operation, 'detailed results need an access token');
@@ -73,8 +77,10 @@ export async function requireUserAndQuizSets(
  * requester may see, so a teacher sees a zero for each pupil who did not play a quiz in the
  * teacher's sessions, whatever was played in others'. Percentiles always rank an attempt among
  * all the attempts of the user set on its quiz, seen or not, and the zeros of the request.
- * Aggregated results are open to anonymous requesters and cover every attempt (zeros only for
- * pairs without any).
+ * Aggregated results are open to anonymous requesters and aggregate exactly the rows detailed
+ * results would show the requester: none for an anonymous one (values null, count 0), every
+ * attempt (zeros only for pairs without any) under LEGACY_OPEN_READS. Surveys have no score:
+ * their attempts' scores are null, and count still counts them.
  */
 export async function getResults(ctx: RequestContext, raw: RawResultsParams): Promise<DataSetPage> {
   const request = parseResultsRequest(ctx.operation, raw);

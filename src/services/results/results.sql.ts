@@ -25,8 +25,9 @@ import { resultTypeDefinition, type ResultTypeDefinition } from './result-types.
  * quiz_id, session_id, aggregation_function, and one value per requested result type. After the
  * stages of result-attempts.sql.ts:
  * - detailed: the attempts the requester may see and every zero;
- * - aggregated: one row per (group, function), every member of the grouping set included,
- *   medians and deviations by window functions.
+ * - aggregated: one row per (group, function) over exactly those rows (the requester scope,
+ *   contract.md §7), every member of the grouping set included, medians and deviations by
+ *   window functions.
  * Every value is rounded once, by roundedSql, as it leaves the query.
  *
  * This stays beside the registries rather than under src/db/sql: it is built from them and from
@@ -54,7 +55,7 @@ function detailedQuery(
   sets: ResultsSets,
   scope: AttemptScope,
 ): RowsQuery {
-  const seen = attemptScopeSql(scope, 'v');
+  const seen = visibleRows(scope);
   return {
     with: valuedStages(dialect, request, sets, scope),
     columns: [
@@ -65,12 +66,20 @@ function detailedQuery(
         sql: roundedSql(dialect, `v.${type.column}`),
       })),
     ],
-    // A real attempt always has a session: NULL marks the zeros.
     from: seen
-      ? { sql: `  FROM valued v\n WHERE v.session_id IS NULL OR ${seen.sql}`, params: seen.params }
+      ? { sql: `  FROM valued v\n WHERE ${seen.sql}`, params: seen.params }
       : { sql: '  FROM valued v', params: [] },
     orderBy: 'position',
   };
+}
+
+/**
+ * The rows of `valued v` the scope lets the requester see, as a condition (undefined: all): its
+ * attempts and every zero. A real attempt always has a session: NULL marks the zeros.
+ */
+function visibleRows(scope: AttemptScope): SqlFragment | undefined {
+  const seen = attemptScopeSql(scope, 'v');
+  return seen && { sql: `(v.session_id IS NULL OR ${seen.sql})`, params: seen.params };
 }
 
 /** The value of one function over a group's rows in `ranked`, for the type's column `index`. */
@@ -82,22 +91,29 @@ function aggregateSql(fn: AggregationDefinition, type: ResultTypeDefinition, ind
 /**
  * Aggregated results: one row per (member of the grouping set, function), members without any
  * attempt included (null values, or the function's empty value), ordered by member then by the
- * functions' order.
+ * functions' order. They aggregate exactly the rows detailed results would show under `scope`
+ * (contract.md §7): the attempts in scope, ranked among all, and the zeros of pairs without a
+ * visible attempt; under `all` every attempt (zeros only for pairs without any), under `none`
+ * nothing.
  */
-function aggregatedQuery(dialect: Dialect, request: ResultsOptions, sets: ResultsSets): RowsQuery {
+function aggregatedQuery(
+  dialect: Dialect,
+  request: ResultsOptions,
+  sets: ResultsSets,
+  scope: AttemptScope,
+): RowsQuery {
   const aggregation = request.aggregation;
   if (!aggregation) throw new Error('aggregatedQuery needs aggregation functions');
-  // Aggregates cover every attempt: zeros only for pairs without any.
-  const valued = valuedStages(dialect, request, sets, { kind: 'all' });
+  const valued = valuedStages(dialect, request, sets, scope);
+  const seen = visibleRows(scope);
   const key = aggregation.groupBy === 'user' ? 'user_id' : 'quiz_id';
   const group = (aggregation.groupBy === 'user' ? sets.users : sets.quizzes).rows('g');
   const types = request.resultTypes.map(resultTypeDefinition);
   const functions = aggregation.functions.map(aggregationDefinition);
   // The window columns the functions read, once each, in registry order.
-  const windows = AGGREGATIONS.filter((fn) => functions.includes(fn)).flatMap((fn) => [
-    ...(fn.groupWindows?.(key) ?? []),
-    ...types.flatMap((type, index) => fn.windows?.(key, type.column, index) ?? []),
-  ]);
+  const windows = AGGREGATIONS.filter((fn) => functions.includes(fn)).flatMap((fn) =>
+    types.flatMap((type, index) => fn.windows?.(key, type.column, index) ?? []),
+  );
   const stats = functions.flatMap((fn) =>
     types.map((type, index) => `${aggregateSql(fn, type, index)} AS ${fn.name}_${index}`),
   );
@@ -136,13 +152,13 @@ function aggregatedQuery(dialect: Dialect, request: ResultsOptions, sets: Result
     with: {
       sql: `${valued.sql}, ranked AS (
   SELECT v.${key} AS gk, ${ranked.join(',\n         ')}
-    FROM valued v
+    FROM valued v${seen ? `\n   WHERE ${seen.sql}` : ''}
 ), stats AS (
   SELECT r.gk AS gk, ${stats.join(',\n         ')}
     FROM ranked r
    GROUP BY r.gk
 )`,
-      params: valued.params,
+      params: [...valued.params, ...(seen?.params ?? [])],
     },
     columns: [
       { name: 'position', sql: position },
@@ -162,8 +178,8 @@ function aggregatedQuery(dialect: Dialect, request: ResultsOptions, sets: Result
 }
 
 /**
- * The results of `options` over the two sets as a query. `scope` applies to detailed results, to
- * the attempts shown and the zeros added (aggregated results cover every attempt).
+ * The results of `options` over the two sets as a query. `scope` is the attempts the requester
+ * may see (resultsScope): those detailed results show, with their zeros, and aggregates count.
  */
 export function resultsQueryOver(
   options: ResultsOptions,
@@ -172,7 +188,7 @@ export function resultsQueryOver(
   scope: AttemptScope,
 ): RowsQuery {
   return options.aggregation
-    ? aggregatedQuery(dialect, options, sets)
+    ? aggregatedQuery(dialect, options, sets, scope)
     : detailedQuery(dialect, options, sets, scope);
 }
 

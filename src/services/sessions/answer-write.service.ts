@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { wholeSeconds } from '../../db/column-types';
 import {
-  existingUserIds,
+  knownUserIds,
   readSessionQuestions,
   readSessionWriteFacts,
   type AnswerRow,
@@ -14,7 +14,7 @@ import {
   answerTime,
   scoredAnswer,
 } from '../../domain/answers/answer.rules';
-import { answerWriteDecision } from '../../domain/policy/access.policy';
+import { answerWriteDecision, mayNameUser } from '../../domain/policy/access.policy';
 import { scorableRow } from '../../domain/questions/question-row.codec';
 import type { ScorableQuestion } from '../../domain/questions/question-types';
 import { checkPlays } from '../../domain/sessions/session.rules';
@@ -46,7 +46,8 @@ interface BatchFacts {
   policy: { ownerId: number; requesterAttended: boolean };
   /** By quiz the batch names and the session plays: its questions' ids and scoring forms. */
   questions: Map<number, { ids: number[]; scorable: ScorableQuestion[] }>;
-  users: Set<number>;
+  /** Those of the batch's users known to the requester. */
+  knownUsers: Set<number>;
 }
 
 /** The valid identifiers a batch names under `key`, read loosely: the checks come later. */
@@ -63,7 +64,8 @@ function namedIds(items: unknown[], key: 'userId' | 'quizId'): number[] {
 /**
  * Everything a batch is checked against, read at once: the session (owner, quizzes, whether the
  * requester attends), the questions of the quizzes the batch names among the session's, and
- * which of the users it names exist. The three reads depend on nothing but the request, so they
+ * which of the users it names are known to the requester (used when the requester turns out to
+ * be the session's owner: an attendee writes for themself only). The three reads depend on nothing but the request, so they
  * travel together instead of one after the other; the session decides first whether the rest is
  * used at all.
  */
@@ -75,15 +77,15 @@ async function readBatchFacts(
 ): Promise<{
   session: SessionWriteFacts | null;
   questions: SessionQuestion[];
-  users: Set<number>;
+  knownUsers: Set<number>;
 }> {
   const { db } = ctx;
-  const [session, questions, users] = await Promise.all([
+  const [session, questions, knownUsers] = await Promise.all([
     readSessionWriteFacts(db.write, sessionId, requesterId),
     readSessionQuestions(db.read, db.dialect, sessionId, named.quizIds),
-    existingUserIds(db.read, db.dialect, named.userIds),
+    knownUserIds(db.read, db.dialect, requesterId, named.userIds),
   ]);
-  return { session, questions, users };
+  return { session, questions, knownUsers };
 }
 
 /** The questions by quiz: every quiz the batch names and the session plays, even without questions. */
@@ -123,7 +125,9 @@ function checkAnswer(
       `${path}.userId: an attendee writes only their own answers (user ${userId})`,
     );
   }
-  if (!facts.users.has(userId)) fail(`${path}.userId`, `user ${userId} does not exist`);
+  if (!mayNameUser(ctx.requester, { userId, knownToRequester: facts.knownUsers.has(userId) })) {
+    fail(`${path}.userId`, `user ${userId} is unknown or not known to the requester`);
+  }
   const quizId = identifier(record.quizId, `${path}.quizId`);
   const quiz = facts.questions.get(quizId);
   checkPlays(quiz !== undefined, `${path}.quizId`, `quiz ${quizId}`, `session ${facts.sessionId}`);
@@ -165,7 +169,7 @@ export async function addAnswers(
   }
   const items = checkPayload(ctx, { answers: raw }, () => answerBatch(raw, 'answers'));
   const named = { quizIds: namedIds(items, 'quizId'), userIds: namedIds(items, 'userId') };
-  const { session, questions, users } = await readBatchFacts(
+  const { session, questions, knownUsers } = await readBatchFacts(
     ctx,
     sessionId,
     requester.userId,
@@ -183,7 +187,7 @@ export async function addAnswers(
     sessionId,
     policy,
     questions: questionsByQuiz(session, questions, named.quizIds),
-    users,
+    knownUsers,
   };
   const now = wholeSeconds(new Date());
   const rows = checkPayload(ctx, { answers: raw }, () =>

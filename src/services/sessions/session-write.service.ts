@@ -1,9 +1,9 @@
 import type { RequestContext } from '../../context/request-context';
 import { loadEvery } from '../../context/loaders';
 import { wholeSeconds } from '../../db/column-types';
-import { Session, SessionAttendee, SessionQuiz } from '../../db/entities';
+import { Session, SessionQuiz } from '../../db/entities';
 import { isUniqueViolation } from '../../db/sql-errors';
-import { existingUserIds } from '../../db/sql/answers.sql';
+import { addAttendees, knownUserIds } from '../../db/sql/answers.sql';
 import {
   attendeeList,
   clientRef,
@@ -16,9 +16,10 @@ import {
   isFields,
   optionalDateTime,
 } from '../../domain/validation/checks';
-import { sessionQuizDecision } from '../../domain/policy/access.policy';
+import { mayNameUser, sessionQuizDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { checkPayload } from '../input-errors';
+import { joinCodeExpiry, withCurrentJoinCode, withNewJoinCode } from './session-join.service';
 import { sessionView, type SessionView } from './session.views';
 
 interface SessionInput {
@@ -97,25 +98,68 @@ async function checkQuizzes(ctx: RequestContext, quizIds: number[]): Promise<voi
   }
 }
 
+/**
+ * Every attendee must be the owner or a user the owner knows (contract.md §9); any other id,
+ * existing or not, gets the same refusal, so the call tells nothing about which ids exist.
+ */
 async function checkAttendees(ctx: RequestContext, attendeeIds: number[]): Promise<void> {
-  const existing = await existingUserIds(ctx.db.write, ctx.db.dialect, attendeeIds);
-  const index = attendeeIds.findIndex((id) => !existing.has(id));
+  const { requester } = ctx;
+  const requesterId = requester.kind === 'user' ? requester.userId : 0;
+  const known = await knownUserIds(ctx.db.write, ctx.db.dialect, requesterId, attendeeIds);
+  const index = attendeeIds.findIndex(
+    (userId) => !mayNameUser(requester, { userId, knownToRequester: known.has(userId) }),
+  );
   if (index >= 0) {
     const id = attendeeIds[index] as number;
     throw Errors.badParameter(
       ctx.operation,
       `session.attendeeIds[${index}]`,
       String(id),
-      `user ${id} does not exist`,
+      `user ${id} is unknown or not known to the requester`,
     );
   }
 }
 
 /**
+ * Writes a new session with its quizzes and attendees, in one transaction. The attendees go in
+ * one statement of our own: TypeORM's insert reads back the rows it wrote (for their defaults)
+ * with a WHERE of one OR branch per row, deeper than SQLite's expression tree allows from 998
+ * attendees on ("Expression tree is too large").
+ */
+function insertSession(
+  ctx: RequestContext,
+  ownerId: number,
+  input: SessionInput,
+  join: { code: string; expiresAt: Date },
+): Promise<Session> {
+  return ctx.db.exclusive(() =>
+    ctx.db.write.transaction(async (manager) => {
+      const saved = await manager.getRepository(Session).save({
+        ownerId,
+        title: input.title,
+        startDate: input.startDate,
+        clientRef: input.clientRef,
+        joinCode: join.code,
+        joinCodeExpiresAt: join.expiresAt,
+      });
+      await manager
+        .getRepository(SessionQuiz)
+        .insert(input.quizIds.map((quizId) => ({ sessionId: saved.id, quizId })));
+      if (input.attendeeIds.length > 0) {
+        const attendees = addAttendees(ctx.db.dialect, saved.id, input.attendeeIds);
+        await manager.query(attendees.sql, attendees.params);
+      }
+      return saved;
+    }),
+  );
+}
+
+/**
  * addSession (contract.md §9): the token's user makes a session playing quizzes they may see,
- * with attendees. The whole payload is checked before anything is written; with a clientRef
- * already used by the owner, the existing session is returned and nothing is written, even when
- * two such calls race (the unique key decides, the loser reads the winner's session).
+ * with attendees, and is shown its join code. The whole payload is checked before anything is
+ * written; with a clientRef already used by the owner, the existing session is returned and
+ * nothing is written, even when two such calls race (the unique key decides, the loser reads the
+ * winner's session), but for a new join code when its own had expired.
  */
 export async function addSession(ctx: RequestContext, raw: unknown): Promise<SessionView> {
   const { requester } = ctx;
@@ -127,39 +171,31 @@ export async function addSession(ctx: RequestContext, raw: unknown): Promise<Ses
   if (!isFields(raw))
     throw Errors.badParameter(ctx.operation, 'session', raw, 'must be a JSON object');
   // Whole seconds: the wire format has none smaller, and every dialect stores them alike.
-  const input = checkPayload(ctx, { session: raw }, () => readInput(raw, wholeSeconds(new Date())));
+  const now = wholeSeconds(new Date());
+  const input = checkPayload(ctx, { session: raw }, () => readInput(raw, now));
   const ownerId = requester.userId;
+  const existingView = async (existing: Session) =>
+    sessionView(ctx, await withCurrentJoinCode(ctx, existing));
   if (input.clientRef !== null) {
     const existing = await findByClientRef(ctx, ownerId, input.clientRef);
-    if (existing) return sessionView(ctx, existing);
+    if (existing) return existingView(existing);
   }
   await checkQuizzes(ctx, input.quizIds);
   await checkAttendees(ctx, input.attendeeIds);
-  try {
-    const session = await ctx.db.exclusive(() =>
-      ctx.db.write.transaction(async (manager) => {
-        const saved = await manager.getRepository(Session).save({
-          ownerId,
-          title: input.title,
-          startDate: input.startDate,
-          clientRef: input.clientRef,
-        });
-        await manager
-          .getRepository(SessionQuiz)
-          .insert(input.quizIds.map((quizId) => ({ sessionId: saved.id, quizId })));
-        if (input.attendeeIds.length > 0) {
-          await manager
-            .getRepository(SessionAttendee)
-            .insert(input.attendeeIds.map((userId) => ({ sessionId: saved.id, userId })));
-        }
-        return saved;
-      }),
-    );
-    return sessionView(ctx, session);
-  } catch (error) {
-    if (input.clientRef === null || !isUniqueViolation(error)) throw error;
-    const existing = await findByClientRef(ctx, ownerId, input.clientRef);
-    if (!existing) throw error;
-    return sessionView(ctx, existing);
-  }
+  const expiresAt = joinCodeExpiry(ctx, now);
+  const made = await withNewJoinCode(async (code) => {
+    try {
+      const session = await insertSession(ctx, ownerId, input, { code, expiresAt });
+      return { session, existing: false };
+    } catch (error) {
+      // The clientRef's race: the loser reads the winner's session.
+      if (input.clientRef !== null && isUniqueViolation(error)) {
+        const existing = await findByClientRef(ctx, ownerId, input.clientRef);
+        if (existing) return { session: existing, existing: true };
+      }
+      // Else, near never, a code already in use: withNewJoinCode draws another.
+      throw error;
+    }
+  });
+  return made.existing ? existingView(made.session) : sessionView(ctx, made.session);
 }

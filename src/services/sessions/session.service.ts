@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
 import { sessionReadDecision } from '../../domain/policy/access.policy';
 import { Errors, type ServiceApiError } from '../../errors';
+import { withCurrentJoinCode } from './session-join.service';
 import { sessionView, type SessionView } from './session.views';
 
 /** The error of a `sessionId` parameter naming no session. */
@@ -13,7 +14,10 @@ export function sessionNotFound(ctx: RequestContext, sessionId: number): Service
   );
 }
 
-/** getSession (contract.md §9): the session for its owner and its attendees. */
+/**
+ * getSession (contract.md §9): the session for its owner and its attendees; the owner is shown
+ * its join code, a new one if it had none valid.
+ */
 export async function getSession(ctx: RequestContext, sessionId: number): Promise<SessionView> {
   const [session, attended] = await Promise.all([
     ctx.loaders.sessionById.load(sessionId),
@@ -30,7 +34,7 @@ export async function getSession(ctx: RequestContext, sessionId: number): Promis
   if (decision === 'denied') {
     throw Errors.forbidden(ctx.operation, 'only the owner and the attendees see a session');
   }
-  return sessionView(ctx, session);
+  return sessionView(ctx, await withCurrentJoinCode(ctx, session));
 }
 
 /**

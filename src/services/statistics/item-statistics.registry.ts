@@ -65,7 +65,7 @@ export const QUESTION_STATISTIC_FIELDS = [
     column: 'choice_counts',
     value: 'counts',
     description:
-      'multiple choice: how many answers chose each proposition, by index; null for other types',
+      'multiple choice: how many answers chose each proposition, by index; null for other types, and in a survey counted over fewer attempts than SURVEY_MIN_RESPONSES (default 5)',
   },
 ] as const satisfies readonly StatisticField[];
 

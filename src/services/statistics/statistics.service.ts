@@ -21,7 +21,9 @@ import {
  * Item analysis (contract.md §12): statistics of the questions and quizzes of a quiz set over
  * the attempts of a user set, computed by the database into a set owned by the requester, like
  * getResults. Only attempts the requester may see in detail count (its sessions' and its own),
- * so the operations need an access token (the operation definitions ask for one).
+ * so the operations need an access token (the operation definitions ask for one). A survey
+ * question's choice counts are shown only from SURVEY_MIN_RESPONSES counted attempts on
+ * (contract.md §14.1).
  */
 
 /** Both operations' parameters as the transports give them. */
@@ -52,7 +54,12 @@ async function checkedRequest(
   if (!scope) throw Errors.unauthenticated(ctx.operation, 'item statistics need an access token');
   await requireUserAndQuizSets(ctx, { userSetId, quizSetId });
   return {
-    request: { sets: storedSets({ userSetId, quizSetId }), sessionIds, scope },
+    request: {
+      sets: storedSets({ userSetId, quizSetId }),
+      sessionIds,
+      scope,
+      surveyMinResponses: ctx.config.privacy.surveyMinResponses,
+    },
     parameters: JSON.stringify({ userSetId, quizSetId, sessionIds }),
   };
 }

@@ -29,6 +29,11 @@ export interface StatisticsRequest {
   scope: AttemptScope;
   /** Only these quizzes of the quiz set (QuizStatistic.questions of a page); absent: all. */
   quizIds?: readonly number[];
+  /**
+   * The fewest counted attempts for which a survey question's choice counts are shown
+   * (contract.md §14.1): below it they are null, so a survey of one pupil is not read back.
+   */
+  surveyMinResponses: number;
 }
 
 /** The two question types whose answers choose propositions by index. */
@@ -134,6 +139,8 @@ export function questionStatisticsQuery(dialect: Dialect, request: StatisticsReq
   const vx = `(${n} * ${g} - ${g} * ${g})`;
   const vy = `(${n} * ${syy} - ${sy} * ${sy})`;
   const survey = 'qn.good_answer IS NULL';
+  // A whole number from the configuration, written as such: the column list takes no parameters.
+  const fewest = Math.max(1, Math.trunc(request.surveyMinResponses));
   const counts = jsonCounts(
     dialect,
     PROPOSITIONS.map((index) => `COALESCE(k.c${index}, 0)`),
@@ -177,7 +184,9 @@ export function questionStatisticsQuery(dialect: Dialect, request: StatisticsReq
       },
       {
         name: 'choice_counts',
-        sql: `CASE WHEN qn.type IN ${CHOICE_TYPES} THEN ${counts} ELSE NULL END`,
+        sql: `CASE WHEN qn.type NOT IN ${CHOICE_TYPES} THEN NULL
+                   WHEN ${survey} AND COALESCE(${n}, 0) < ${fewest} THEN NULL
+                   ELSE ${counts} END`,
       },
     ],
     from: {

@@ -18,6 +18,7 @@ import {
   GROUP_BY,
   idValues,
   INCLUDE_QUIZZES,
+  joinCodeValues,
   QUIZ_ATTRIBUTE_NAMES,
   RESULT_TYPES,
   searchValues,
@@ -251,6 +252,12 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
       name: 'getSession',
       operation: 'query',
       args: { sessionId: id(pools.sessionIds, true) },
+      returns: SESSION,
+    },
+    {
+      name: 'joinSession',
+      operation: 'mutation',
+      args: { joinCode: stringArgument(joinCodeValues, true) },
       returns: SESSION,
     },
     {

@@ -70,7 +70,15 @@ export const SESSION: ObjectShape = {
   kind: 'object',
   name: 'Session',
   fields: {
-    ...scalars('id', 'title', 'startDate', 'quizIds', 'nbAttendees'),
+    ...scalars(
+      'id',
+      'title',
+      'startDate',
+      'quizIds',
+      'nbAttendees',
+      'joinCode',
+      'joinCodeExpiresAt',
+    ),
     owner: () => USER,
   },
 };

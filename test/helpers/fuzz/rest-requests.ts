@@ -33,6 +33,7 @@ import {
   idValues,
   INCLUDE_QUIZZES,
   integerValues,
+  joinCodeValues,
   listValues,
   QUIZ_ATTRIBUTE_NAMES,
   RESULT_TYPES,
@@ -243,6 +244,12 @@ export function restOperationSpecs(pools: FuzzPools, owner?: string): RestOperat
       payload: { name: 'session', values: sessionPayload(pools) },
     },
     get('getSession', { sessionId }, ['sessionId']),
+    {
+      name: 'joinSession',
+      method: 'POST',
+      params: { joinCode: joinCodeValues },
+      required: ['joinCode'],
+    },
     {
       name: 'addAnswers',
       method: 'POST',

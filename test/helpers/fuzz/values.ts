@@ -246,6 +246,17 @@ export const dateValues = values(
   ),
 );
 
+/**
+ * Join codes (contract.md §9): well-formed ones of the code alphabet (no session has them: the
+ * join is refused, or limited once the requester failed too often), and near misses.
+ */
+export const joinCodeValues = values(
+  fc
+    .array(fc.constantFrom(...'23456789ABCDEFGHJKMNPQRSTUVWXYZ'), { minLength: 8, maxLength: 8 })
+    .map((chars) => chars.join('')),
+  fc.constantFrom('abcd-efgh', 'ABCD EFGH', 'OOOOOOOO', '0000', 'ABCDEFGHJ', '', ' ', 'IL10IL10'),
+);
+
 /** Search text: words of the fixture, LIKE wildcards, and anything. */
 export const searchValues = values(
   fc.constantFrom('math', 'Fractions', 'frac', 'geo', 'Ada', 'Lovelace', 'Class', 'Rob', 'Paris'),

@@ -4,6 +4,7 @@ import {
   addAnswersOperation,
   addSessionOperation,
   getSessionOperation,
+  joinSessionOperation,
 } from '../../operations/session.operation';
 import { plainInput, resolveOperation, type GraphQLContext } from '../graphql.context';
 import {
@@ -15,7 +16,7 @@ import {
   toSessionObject,
 } from '../types/session.type';
 
-/** addSession, getSession and addAnswers: the catalog's operations, their views as objects. */
+/** addSession, getSession, joinSession and addAnswers: the catalog's operations, their views as objects. */
 @Resolver()
 export class SessionResolver {
   @Mutation(() => SessionObject, {
@@ -41,6 +42,18 @@ export class SessionResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<SessionObject> {
     const view = await resolveOperation(getSessionOperation, context, { sessionId });
+    return toSessionObject(view.id, view);
+  }
+
+  @Mutation(() => SessionObject, {
+    nullable: true,
+    description: rootFieldDescription(joinSessionOperation),
+  })
+  async joinSession(
+    @Arg('joinCode', () => String) joinCode: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<SessionObject> {
+    const view = await resolveOperation(joinSessionOperation, context, { joinCode });
     return toSessionObject(view.id, view);
   }
 

@@ -27,6 +27,19 @@ export class SessionObject {
 
   @Field(() => Int, { nullable: true })
   nbAttendees!: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The code pupils join the session with (joinSession): shown to its owner only, null for anyone else.',
+  })
+  joinCode!: string | null;
+
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'When joinCode stops opening the session; null for anyone but the owner.',
+  })
+  joinCodeExpiresAt!: Date | null;
 }
 
 export function toSessionObject(id: number, view: SessionView | null): SessionObject {
@@ -37,6 +50,8 @@ export function toSessionObject(id: number, view: SessionView | null): SessionOb
     owner: view ? toUserType(view.owner) : null,
     quizIds: view ? view.quizIds.map(String) : null,
     nbAttendees: view?.nbAttendees ?? null,
+    joinCode: view?.join?.code ?? null,
+    joinCodeExpiresAt: view?.join?.expiresAt ?? null,
   };
 }
 
@@ -81,7 +96,11 @@ export class SessionInput {
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD hh:mm:ss, UTC; now by default.' })
   startDate?: string;
 
-  @Field(() => [ID], { nullable: true, description: 'Existing users; at most 1000.' })
+  @Field(() => [ID], {
+    nullable: true,
+    description:
+      'At most 1000: the owner or users the owner knows (members of their groups, attendees of their sessions); others join with the join code.',
+  })
   attendeeIds?: string[];
 
   @Field(() => String, {

@@ -8,6 +8,7 @@ import { ERROR_TABLE } from '../../../errors';
 import { QUIZ_PUBLIC_FIELDS } from '../../../services/quizzes/quiz.views';
 import { SESSION_SCHEMAS } from './openapi.session-schemas';
 import { AGGREGATION_FUNCTIONS, RESULT_TYPES } from '../../../services/results/result-parameters';
+import { resultTypeDefinition } from '../../../services/results/result-types.registry';
 import {
   QUESTION_STATISTIC_FIELDS,
   QUIZ_STATISTIC_FIELDS,
@@ -77,10 +78,21 @@ function statisticSchema(fields: readonly StatisticField[], description: string)
   };
 }
 
-/** One number per requested result type; aggregated values are null for a group without attempts. */
+/**
+ * One number per requested result type; aggregated values are null for a group without attempts,
+ * and a score (nbGoodAnswers, goodAnswersPercent, percentile) is null for an attempt on a survey.
+ */
 function resultValues(nullable: boolean): Record<string, JsonSchema> {
-  const value: JsonSchema = { type: nullable ? ['number', 'null'] : 'number', minimum: 0 };
-  return Object.fromEntries(RESULT_TYPES.map((type) => [type, value]));
+  const value = (canBeNull: boolean): JsonSchema => ({
+    type: canBeNull ? ['number', 'null'] : 'number',
+    minimum: 0,
+  });
+  return Object.fromEntries(
+    RESULT_TYPES.map((type) => [
+      type,
+      value(nullable || Boolean(resultTypeDefinition(type).scored)),
+    ]),
+  );
 }
 
 /** A shape of ComputedResult: its fixed fields, and at least one result type. */
@@ -247,7 +259,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       ),
     ],
     description:
-      'One attempt (detailed; sessionId null for a zero attempt of includeQuizzes=all) or one aggregation function over a user or a quiz, with one number per requested result type, rounded to 2 decimals. `id` is unique within its set.',
+      'One attempt (detailed; sessionId null for a zero attempt of includeQuizzes=all) or one aggregation function over a user or a quiz, with one number per requested result type, rounded to 2 decimals. Surveys have no score: nbGoodAnswers, goodAnswersPercent and percentile are null for an attempt on a survey. `id` is unique within its set.',
   },
   QuestionStatistic: statisticSchema(
     QUESTION_STATISTIC_FIELDS,

@@ -1,4 +1,5 @@
 import { ANSWER_LIMITS } from '../../../domain/answers/answer.rules';
+import { JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH } from '../../../domain/sessions/join-code.rules';
 import { SESSION_LIMITS } from '../../../domain/sessions/session.rules';
 /** JSON Schema (2020-12), as openapi.schemas.ts writes it. */
 type JsonSchema = Record<string, unknown>;
@@ -34,7 +35,14 @@ export const SESSION_SCHEMAS: Record<string, JsonSchema> = {
         description: 'quizzes the requester may see',
       },
       startDate: { ...legacyDate, description: 'YYYY-MM-DD hh:mm:ss, UTC; now by default' },
-      attendeeIds: { type: 'array', items: idInput, maxItems: attendees.max, uniqueItems: true },
+      attendeeIds: {
+        type: 'array',
+        items: idInput,
+        maxItems: attendees.max,
+        uniqueItems: true,
+        description:
+          'the owner or users the owner knows (members of their groups, attendees of their sessions); others join with the join code',
+      },
       clientRef: {
         type: 'string',
         minLength: clientRefLength.min,
@@ -76,6 +84,16 @@ export const SESSION_SCHEMAS: Record<string, JsonSchema> = {
       owner: ref('User'),
       quizIds: { type: 'array', items: idString },
       nbAttendees: count,
+      joinCode: {
+        type: 'string',
+        pattern: `^[${JOIN_CODE_ALPHABET}]{${JOIN_CODE_LENGTH}}$`,
+        description: 'the code pupils join the session with (joinSession); for its owner only',
+      },
+      joinCodeExpiresAt: {
+        ...legacyDate,
+        description:
+          'YYYY-MM-DD hh:mm:ss, UTC: when joinCode stops opening the session; for its owner only',
+      },
     },
     additionalProperties: false,
   },

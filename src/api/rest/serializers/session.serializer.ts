@@ -3,8 +3,9 @@ import type { SessionView } from '../../../services/sessions/session.views';
 import { legacyDate, legacyId } from './legacy-format';
 import { serializeUser } from './quiz.serializer';
 
+/** A Session; the join code is the owner's only, absent for anyone else (as User details are). */
 export function serializeSession(session: SessionView): Record<string, unknown> {
-  return {
+  const json: Record<string, unknown> = {
     id: legacyId(session.id),
     title: session.title,
     startDate: legacyDate(session.startDate),
@@ -12,6 +13,11 @@ export function serializeSession(session: SessionView): Record<string, unknown> 
     quizIds: session.quizIds.map(legacyId),
     nbAttendees: session.nbAttendees,
   };
+  if (session.join) {
+    json.joinCode = session.join.code;
+    json.joinCodeExpiresAt = legacyDate(session.join.expiresAt);
+  }
+  return json;
 }
 
 export function serializeAddAnswersResult(result: AddAnswersResult): Record<string, unknown> {

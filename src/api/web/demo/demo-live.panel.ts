@@ -2,11 +2,14 @@
  * The "Live session" part of the demo page: a session the logged-in teacher owns, followed with
  * the SDK's watchSessionResults (contract.md §10). Each message redraws the table and the chart
  * of its pupils; the page says when it was updated, how many messages came, and why it stopped.
+ * It also shows the teacher the session's join code, with which pupils who are in none of their
+ * groups join (contract.md §9): each one who joins appears in the table.
  */
 import type * as QuizApiModule from '@quiz-results/client';
 import type {
   QuizApiClient,
   ServiceApiException,
+  Session,
   SessionResultsWatch,
   TransportException,
   UserAggregateResult,
@@ -42,6 +45,7 @@ export function livePanel(client: QuizApiClient, options: LivePanelOptions): Liv
   const updated = byId('live-updated');
   const rows = byId<HTMLTableSectionElement>('live-rows');
   const chart = byId('live-chart');
+  const joinLine = byId('live-join');
   input.value = options.sessionId;
 
   let watch: SessionResultsWatch | undefined;
@@ -63,6 +67,21 @@ export function livePanel(client: QuizApiClient, options: LivePanelOptions): Liv
     run += 1;
     watch?.close();
     watch = undefined;
+    joinLine.hidden = true;
+  };
+
+  /** The join code the owner is shown (getSession gives it to the owner only). */
+  const showJoinCode = (session: Session): void => {
+    if (session.joinCode === undefined || session.joinCodeExpiresAt === undefined) return;
+    const code = document.createElement('code');
+    code.textContent = `${session.joinCode.slice(0, 4)} ${session.joinCode.slice(4)}`;
+    joinLine.replaceChildren(
+      'Pupils who are in none of your groups join with the code ',
+      code,
+      ` until ${clockTime(session.joinCodeExpiresAt)} on ${session.joinCodeExpiresAt.toLocaleDateString()}.`,
+    );
+    joinLine.dataset.code = session.joinCode;
+    joinLine.hidden = false;
   };
 
   const follow = (sessionId: string): void => {
@@ -80,6 +99,13 @@ export function livePanel(client: QuizApiClient, options: LivePanelOptions): Liv
     chart.replaceChildren();
     results.hidden = true;
     show('connecting', `Connecting to session ${sessionId}…`);
+    // Refusals are the watch's to tell (below); a session of someone else shows no code.
+    client
+      .getSession({ sessionId })
+      .then((session) => {
+        if (mine === run) showJoinCode(session);
+      })
+      .catch(() => undefined);
 
     const draw = (): void => {
       const answered = latest.filter((result) => result.nbAnswers !== null).length;

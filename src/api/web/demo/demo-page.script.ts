@@ -5,6 +5,7 @@
  */
 import type * as QuizApiModule from '@quiz-results/client';
 import type { DataSet, Quiz, UserAggregateResult } from '@quiz-results/client';
+import { joinPanel } from './demo-join.panel';
 import { livePanel } from './demo-live.panel';
 import { reportPanel } from './demo-report.panel';
 import { barChart, byId, formatNumber, textCell, userName } from './demo-page.drawing';
@@ -197,16 +198,31 @@ function start(): void {
     }
   };
 
+  /**
+   * A session's results read its attendance, which only its owner and its attendees may
+   * (contract.md §6): without a token the page asks for a login instead of a refusal.
+   */
+  const showResults = (sessionId: string): void => {
+    if (sessionId === '') return;
+    if (client.accessToken !== undefined) {
+      void loadResults(sessionId);
+      return;
+    }
+    resultRun += 1;
+    results.hidden = true;
+    resultsMessage.textContent = `Log in as the teacher or an attendee of session ${sessionId} to see its results.`;
+  };
+
   resultsForm.addEventListener('submit', (event) => {
     event.preventDefault();
-    const sessionId = sessionInput.value.trim();
-    if (sessionId !== '') void loadResults(sessionId);
+    showResults(sessionInput.value.trim());
   });
 
   // A link may choose the session: ?sessionId=… (kept through the login redirect).
   sessionInput.value = pageUrl.searchParams.get('sessionId') ?? '';
   const live = livePanel(client, { sessionId: sessionInput.value, failed });
   const report = reportPanel(client, { sessionId: sessionInput.value, failed });
+  const join = joinPanel(client, { failed });
 
   // The login button decides what the page shows: it calls back once now and on every change.
   client.setLoginButton('login-button', {
@@ -221,8 +237,8 @@ function start(): void {
       void loadQuizzes();
       live.loginChanged(loggedIn);
       report.loginChanged(loggedIn);
-      const sessionId = sessionInput.value.trim();
-      if (sessionId !== '') void loadResults(sessionId);
+      join.loginChanged(loggedIn);
+      showResults(sessionInput.value.trim());
     },
   });
   loginButton.disabled = false;

@@ -68,6 +68,18 @@ export const DEMO_PAGE_HTML = `<!doctype html>
 ${DEMO_REPORT_HTML}
 
 <section>
+  <h2>Join a session</h2>
+  <p class="muted">A pupil who is in none of the teacher's groups joins a session with the code
+  the teacher is shown, then takes part in it.</p>
+  <form id="join-form">
+    <label for="join-code">Join code</label>
+    <input id="join-code" name="joinCode" type="text" autocomplete="off" spellcheck="false" required>
+    <button id="join-submit" type="submit" disabled>Join</button>
+  </form>
+  <p id="join-message" class="muted">Log in to join a session with its code.</p>
+</section>
+
+<section>
   <h2>Live session</h2>
   <p class="muted">The results of a session you teach while it is played: the table and the chart
   are redrawn each time answers of the session are stored.</p>
@@ -78,6 +90,7 @@ ${DEMO_REPORT_HTML}
     <button id="live-stop" type="button" hidden>Stop</button>
   </form>
   <p id="live-status" class="muted" data-state="logged-out">Log in as the teacher of a session to follow it live.</p>
+  <p id="live-join" hidden></p>
   <div id="live-results" hidden>
     <p id="live-updated" class="muted"></p>
     <table id="live-table">
@@ -130,6 +143,9 @@ figcaption { color: #5b6270; font-size: .85rem; margin-top: .25rem; }
   height: .6rem; margin-right: .45rem; border-radius: 50%; background: #2f9e5b; }
 #live-status[data-state="ended"] { background: #fff1d6; color: #7a4d00; padding: .6rem 1rem;
   border-radius: 4px; }
+#live-join { margin: .25rem 0; }
+#live-join code, #join-code { font-family: ui-monospace, monospace; letter-spacing: .08em; }
+#live-join code { font-size: 1.1rem; font-weight: 600; }
 #live-updated { font-size: .85rem; font-variant-numeric: tabular-nums; margin: .25rem 0 0; }
 #live-results.ended table, #live-results.ended figure { opacity: .6; }
 .bar { fill: #2456c7; }

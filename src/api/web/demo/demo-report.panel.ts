@@ -85,9 +85,16 @@ export function reportPanel(client: QuizApiClient, options: ReportPanelOptions):
     summary.alpha.textContent = formatNumber(quiz.cronbachAlpha);
 
     const scored = quiz.histogram !== null;
+    const questions = shown.questions.filter((item) => item.quizId === quizId);
+    // The service keeps a survey's choices to itself below its minimum of answers (§14.1).
+    const choicesHidden = questions.some(
+      (item) => item.type.startsWith('MultipleChoices') && item.choiceCounts === null,
+    );
     note.hidden = scored && quiz.nbAttempts > 0;
     note.textContent = !scored
-      ? `“${title}” is a survey: it has no good answers, so no scores; its choices are counted below.`
+      ? choicesHidden
+        ? `“${title}” is a survey: it has no good answers, so no scores; too few pupils answered it to show their choices without telling whose they are.`
+        : `“${title}” is a survey: it has no good answers, so no scores; its choices are counted below.`
       : quiz.nbAttempts === 0
         ? `Nobody has answered “${title}” in this session yet.`
         : '';
@@ -104,7 +111,6 @@ export function reportPanel(client: QuizApiClient, options: ReportPanelOptions):
     }
 
     questionBody.replaceChildren();
-    const questions = shown.questions.filter((item) => item.quizId === quizId);
     for (const question of [...questions].sort(byDiscrimination)) {
       questionRow(questionBody, question, quizDetails);
     }

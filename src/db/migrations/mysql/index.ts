@@ -3,6 +3,7 @@ import { ComputedResultsTable1795321995755 } from './1795321995755-ComputedResul
 import { RateLimits1795476442554 } from './1795476442554-RateLimits';
 import { SessionIngestion1795491343684 } from './1795491343684-SessionIngestion';
 import { ItemStatistics1795528520589 } from './1795528520589-ItemStatistics';
+import { SessionJoinCodes1795790134407 } from './1795790134407-SessionJoinCodes';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
 export const MYSQL_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MYSQL_MIGRATIONS = [
   RateLimits1795476442554,
   SessionIngestion1795491343684,
   ItemStatistics1795528520589,
+  SessionJoinCodes1795790134407,
 ];

@@ -3,6 +3,7 @@ import { ComputedResultsTable1795322000197 } from './1795322000197-ComputedResul
 import { RateLimits1795476446594 } from './1795476446594-RateLimits';
 import { SessionIngestion1795491348597 } from './1795491348597-SessionIngestion';
 import { ItemStatistics1795528532848 } from './1795528532848-ItemStatistics';
+import { SessionJoinCodes1795790178321 } from './1795790178321-SessionJoinCodes';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
 export const SQLITE_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const SQLITE_MIGRATIONS = [
   RateLimits1795476446594,
   SessionIngestion1795491348597,
   ItemStatistics1795528532848,
+  SessionJoinCodes1795790178321,
 ];

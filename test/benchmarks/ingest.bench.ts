@@ -6,7 +6,8 @@
  *
  * - Database quiz_ingest_bench, dropped and made again: generated 2,000 users (1,933 pupils),
  *   40 quizzes of 20 questions (seed 1); an API key bound to localhost and a token of the first
- *   teacher, who owns every session and writes every answer.
+ *   teacher, who owns every session and writes every answer; a group of that teacher holding the
+ *   1,000 pupils the sessions name (an owner names only users known to them, contract.md §9).
  * - The service: the current sources compiled by tsc into a temporary folder (BENCH_SERVICE_JS
  *   runs a build made elsewhere), in a child process, production mode, LOG_LEVEL=info (BENCH_LOG_LEVEL),
  *   RATE_LIMIT_POINTS=1e9 (every request is still counted against the key). RSS read from

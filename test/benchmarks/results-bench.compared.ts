@@ -13,6 +13,8 @@ import type { TierReport } from './results-bench.tier-run';
 const PAIRS: { mine: Transport; theirs: Transport; counted: boolean }[] = [
   { mine: 'REST', theirs: 'compareREST', counted: true },
   { mine: 'GraphQL', theirs: 'compareGraphQL', counted: true },
+  // Information: the statement alone (rolled back) of each build, what the scoping changes.
+  { mine: 'stmt', theirs: 'compareStmt', counted: false },
   // Information only: under the requester scope an anonymous aggregate reads no answer.
   { mine: 'anonREST', theirs: 'compareAnonREST', counted: false },
 ];

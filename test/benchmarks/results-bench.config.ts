@@ -101,11 +101,13 @@ export type Transport =
   | 'stmt'
   | 'compareREST'
   | 'compareGraphQL'
+  | 'compareStmt'
   | 'anonREST'
   | 'compareAnonREST';
 export const TRANSPORT_LABEL: Record<Transport, string> = {
   compareREST: 'REST (compare)',
   compareGraphQL: 'GraphQL (compare)',
+  compareStmt: '(compare stmt)',
   anonREST: 'REST anonymous',
   compareAnonREST: 'REST anon (cmp)',
   floor: 'floor SQL',

@@ -1,4 +1,5 @@
 /** The floor (the same rows by a hand-written SELECT), the service's statement alone, and their comparison. */
+import path from 'node:path';
 import type mysql from 'mysql2/promise';
 import { dialectNamed } from '../../src/db/dialect';
 import type { SqlFragment } from '../../src/db/sql/sql-fragment';
@@ -89,12 +90,42 @@ export function resultsInsertStatement(c: Case, requesterId: number): SqlFragmen
   return membersInsert('computedResult', SCRATCH_SET_ID, query);
 }
 
+export type StatementOf = (c: Case, requesterId: number) => SqlFragment;
+
+/**
+ * The same INSERT … SELECT as the compared build (BENCH_COMPARE_JS, `<build>/src/main.js`) writes
+ * it, from its own compiled modules (they find their packages through a node_modules beside the
+ * build): its statement alone against this build's, free of the noise of HTTP.
+ */
+export async function comparedInsertStatement(compareJs: string): Promise<StatementOf> {
+  const src = path.dirname(compareJs);
+  const results = (await import(
+    path.join(src, 'services/results/results.sql.js')
+  )) as typeof import('../../src/services/results/results.sql');
+  const store = (await import(
+    path.join(src, 'services/data-sets/data-set.store.js')
+  )) as typeof import('../../src/services/data-sets/data-set.store');
+  const dialects = (await import(
+    path.join(src, 'db/dialect.js')
+  )) as typeof import('../../src/db/dialect');
+  return (c, requesterId) =>
+    store.membersInsert(
+      'computedResult',
+      SCRATCH_SET_ID,
+      results.resultsQuery(serviceRequest(c), dialects.dialectNamed('mysql'), {
+        kind: 'ownedSessionsOrSelf',
+        userId: requesterId,
+      }),
+    );
+}
+
 export async function stmtRun(
   conn: mysql.Connection,
   c: Case,
   requesterId: number,
+  statement: StatementOf = resultsInsertStatement,
 ): Promise<number> {
-  const { sql, params } = resultsInsertStatement(c, requesterId);
+  const { sql, params } = statement(c, requesterId);
   // As the service runs it: READ COMMITTED, so that reading the answers takes no locks.
   await conn.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
   await conn.query('START TRANSACTION');

@@ -18,7 +18,13 @@ import {
   type Transport,
 } from './results-bench.config';
 import { explainTierM } from './results-bench.explain';
-import { compare, floorRun, stmtRun } from './results-bench.floor';
+import {
+  compare,
+  comparedInsertStatement,
+  floorRun,
+  stmtRun,
+  type StatementOf,
+} from './results-bench.floor';
 import { startService } from './results-bench.process';
 import { benchStatistics, STATISTICS, type StatisticsReport } from './results-bench.statistics';
 import {
@@ -73,6 +79,9 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
   const explainOk = explain ? await explainTierM(conn, p) : undefined;
   const service = await startService(mainJs, tier.db);
   const compared = COMPARE_JS ? await startService(COMPARE_JS, tier.db) : undefined;
+  const comparedStatement: StatementOf | undefined = COMPARE_JS
+    ? await comparedInsertStatement(COMPARE_JS)
+    : undefined;
   const idleMb = service.rss.currentMb();
   const rows: Row[] = [];
   const mismatches: string[] = [];
@@ -128,6 +137,9 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
               (await timed(() => restGetResults(compared, p, c))).ms;
             runners.compareGraphQL = async () =>
               (await timed(() => graphqlGetResults(compared, p, c))).ms;
+          }
+          if (comparedStatement) {
+            runners.compareStmt = () => stmtRun(conn, c, p.requesterId, comparedStatement);
           }
           const anonymous = anonymousCase(p, users, quizzes, shape);
           if (anonymous) {

@@ -37,7 +37,9 @@
  * - BENCH_COMPARE_JS runs a second build beside this one (an earlier commit, built with tsc into
  *   a folder of its own), as the rows "REST (compare)" and "GraphQL (compare)": its requests
  *   interleave with the others, so both builds are timed on the same machine at the same time,
- *   on the same database, and each case checks that it lists the same items. Then a table of
+ *   on the same database, and each case checks that it lists the same items; "(compare stmt)" is
+ *   its INSERT … SELECT alone, built by its own compiled modules (they need a node_modules beside
+ *   the build: a symbolic link to this project's will do). Then a table of
  *   every cell on both builds with the ratio, and the target at tier M: every REST and GraphQL
  *   median within BENCH_COMPARE_RATIO (1.03) of the compared build's.
  * - BENCH_ANONYMOUS=1 adds, to the aggregated shapes, the request of an anonymous requester (the

@@ -10,7 +10,7 @@ import type { IdMap } from '../../src/data/import/import-document';
 import { User } from '../../src/db/entities';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { launchChromium, loginThroughPage, testOutputPath } from '../helpers/browser';
-import { createTestApiKey } from '../helpers/credentials';
+import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
 
 const PRODUCTION_SECRET = 'front-door-production-cookie-secret-0123456789';
@@ -79,6 +79,8 @@ describe('the front door: landing page, REST reference and GraphQL IDE', () => {
   let browser: Browser;
   let ids: IdMap;
   let demoKey: string;
+  /** The demo teacher's access token, as the login page gives it. */
+  let teacherToken: string;
 
   beforeAll(async () => {
     ({ dataSource, close: closeDb } = await openTestDatabase('front_door'));
@@ -86,7 +88,9 @@ describe('the front door: landing page, REST reference and GraphQL IDE', () => {
     const teacher = await dataSource
       .getRepository(User)
       .findOneByOrFail({ email: DEMO_LOGINS[0].email });
-    demoKey = (await createTestApiKey(dataSource, 'localhost', teacher.id)).secret;
+    const key = await createTestApiKey(dataSource, 'localhost', teacher.id);
+    demoKey = key.secret;
+    teacherToken = await createTestToken(dataSource, teacher.id, key.id);
     const port = await freePort();
     app = await startTestApp(
       dataSource,
@@ -335,6 +339,21 @@ describe('the front door: landing page, REST reference and GraphQL IDE', () => {
       );
       expect(plain(await page.locator('section[aria-label="Headers"]').innerText())).toContain(
         `"X-Api-Key": "${demoKey}"`,
+      );
+
+      // A session's users are its teacher's to read (contract §6): the example says to add the
+      // token the login page gives, as a header beside the preset key.
+      expect(plain(await page.locator('.graphiql-query-editor').innerText())).toContain(
+        'Authorization',
+      );
+      await page
+        .locator('section[aria-label="Headers"] .view-lines')
+        .filter({ visible: true })
+        .click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Delete');
+      await page.keyboard.insertText(
+        JSON.stringify({ 'X-Api-Key': demoKey, Authorization: `Bearer ${teacherToken}` }),
       );
 
       // The example's variables name the first session of the demo data, as in a fresh database.

@@ -5,6 +5,10 @@
 export const EXAMPLE_DOCUMENT = `# The typical flow, one operation per step: run them in order
 # with the run button (it lists them), copying the ids each one
 # answers into the variables.
+#
+# A session's users are read by its teacher: log in (the key
+# manager or the login page gives an access token) and add
+# "Authorization": "Bearer <token>" to the headers.
 
 # 1. The quizzes and the users of a session, as two data sets.
 query Sets($sessionId: ID!) {

@@ -48,7 +48,10 @@ export function answerFor(question: FixtureQuestion, pupil: number): unknown {
   }
 }
 
-/** A fresh database: migrated, generated data loaded, an API key and the teacher's token. */
+/**
+ * A fresh database: migrated, generated data loaded, the teacher's class (a group of the pupils),
+ * an API key and the teacher's token.
+ */
 export async function prepareFixture(): Promise<Fixture> {
   const admin = await mysql.createConnection({ uri: mysqlUri() });
   await admin.query(`DROP DATABASE IF EXISTS ${DB}`);
@@ -83,6 +86,7 @@ export async function prepareFixture(): Promise<Fixture> {
         `the generated data has ${pupils.length} pupils and ${quizIds.length} quizzes`,
       );
     }
+    await makeClass(dataSource, Number(teacherId), pupils);
     const rows = await query<{
       id: number;
       quiz_id: number;
@@ -110,6 +114,27 @@ export async function prepareFixture(): Promise<Fixture> {
   } finally {
     await dataSource.destroy();
   }
+}
+
+/**
+ * A group of the teacher holding the pupils: an owner names as attendees, and writes answers
+ * for, only users known to them (contract.md §4, §9), as a teacher knows their class. A build
+ * without that rule ignores the group.
+ */
+async function makeClass(
+  dataSource: Awaited<ReturnType<typeof openDatabase>>,
+  teacherId: number,
+  pupils: readonly number[],
+): Promise<void> {
+  const inserted = (await dataSource.query(
+    'INSERT INTO user_groups (name, owner_id) VALUES (?, ?)',
+    ['ingest bench class', teacherId],
+  )) as { insertId: number };
+  await dataSource.query(
+    `INSERT INTO user_group_members (group_id, user_id)
+     VALUES ${pupils.map(() => '(?, ?)').join(', ')}`,
+    pupils.flatMap((pupil) => [inserted.insertId, pupil]),
+  );
 }
 
 /**

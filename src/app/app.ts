@@ -10,6 +10,7 @@ import { loggedRequest, loggedResponse } from '../api/http/request-log';
 import type { RestOperation } from '../api/rest/rest-operation';
 import { restRouter } from '../api/rest/rest.router';
 import { webRoutes } from '../api/web/web.routes';
+import { faviconRoutes } from '../api/web/favicon.routes';
 import { apiCors } from '../api/cors.middleware';
 import { sdkRoutes } from '../api/web/sdk.routes';
 import { landingPageRoutes } from '../api/web/landing-page.routes';
@@ -102,6 +103,7 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
   const wireOf = wireOfPaths(graphQLPath(config.basePath));
   app.use(urlLimits(config, wireOf));
   app.use(healthRoutes(deps));
+  app.use(faviconRoutes());
   app.use(config.basePath || '/', tagTransport('web', webRoutes(deps)));
   app.use(config.basePath || '/', tagTransport('web', sdkRoutes(deps)));
   app.use(

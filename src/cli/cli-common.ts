@@ -25,6 +25,19 @@ export function wholeNumber(min: number, max: number) {
 }
 
 /** A fraction (0.2) or a percentage (20%). */
+/** `2026-11-27T09:00:00Z` or `2026-11-27`: a point in time, with its zone (Z when absent). */
+export function isoDateTime(raw: string): Date {
+  const text = raw.trim();
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(text))
+    throw new InvalidArgumentError(
+      'must be an ISO 8601 date or datetime such as 2026-11-27T09:00:00Z',
+    );
+  const withZone = /T.*(Z|[+-]\d{2}:\d{2})$/.test(text) || !text.includes('T') ? text : `${text}Z`;
+  const date = new Date(withZone);
+  if (Number.isNaN(date.getTime())) throw new InvalidArgumentError('is not a valid date');
+  return date;
+}
+
 export function fraction(raw: string): number {
   const match = /^(\d+(?:\.\d+)?)(%)?$/.exec(raw.trim());
   if (!match)

@@ -14,7 +14,7 @@ import { createLogger } from '../observability/logger';
 import { hashPassword } from '../security/password';
 import { createUser, findUserByEmail } from '../services/users/user.service';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/api-key.service';
-import { CliError, fraction, wholeNumber, type CliIo } from './cli-common';
+import { CliError, fraction, isoDateTime, wholeNumber, type CliIo } from './cli-common';
 import { progressReporter } from './progress';
 import { addSimulateCommand } from './simulate.command';
 
@@ -208,8 +208,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .description('revoke an API key: later requests with it are refused')
     .argument('<id>', 'key id (see key:list)', wholeNumber(1, 2 ** 31 - 1))
     .action(async (id: number) => {
+      // Revoking twice succeeds (exit 0: the key is revoked, as asked) and says nothing changed.
+      const asked = new Date();
       const key = await revokeApiKey(await context('key:revoke'), id);
-      print(`Revoked API key ${key.id} (${key.host}).`);
+      if (key.revokedAt && key.revokedAt < asked) {
+        print(
+          `API key ${key.id} (${key.host}) was already revoked on ${key.revokedAt.toISOString()}.`,
+        );
+      } else print(`Revoked API key ${key.id} (${key.host}).`);
     });
 
   program
@@ -267,6 +273,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       'give generated teachers this password (else they cannot log in)',
     )
     .option(
+      '--now <datetime>',
+      'the generation clock (ISO 8601; default: the current time): every generated date falls before it, so the same seed and --now give the same data',
+      isoDateTime,
+    )
+    .option(
       '--empty-database',
       'the database holds no data yet: load the answers in bulk, several times faster for millions of them (refused if any table has rows)',
     )
@@ -280,6 +291,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         seed: number;
         teacherPassword?: string;
         emptyDatabase?: boolean;
+        now?: Date;
       }) => {
         const { db } = await deps();
         const started = Date.now();
@@ -290,6 +302,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           sessions: options.sessions,
           participation: options.participation,
           seed: options.seed,
+          // Dated before now, so answers sent later (corrections) are newer than the generated ones.
+          now: options.now ?? new Date(),
           teacherPasswordHash: options.teacherPassword
             ? await hashPassword(options.teacherPassword)
             : null,

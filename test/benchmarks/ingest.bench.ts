@@ -31,7 +31,10 @@
  *   load and of floor load come first and are not counted.
  * - BENCH_COMPARE_JS runs a second build (an earlier commit, compiled into a folder of its own)
  *   beside this one, as the target "compared build": its phases interleave with the others, so
- *   both builds are timed on the same machine at the same time.
+ *   both builds are timed on the same machine at the same time. Its target: this build's answers/s
+ *   over the compared build's, per round, median at least BENCH_COMPARE_RATIO (0.95). With
+ *   BENCH_FLOORS=0 a round is the two builds alone, one right after the other: short phases and
+ *   many rounds then pair them closely in time, which a shared machine's drifting load needs.
  * - The live phase (BENCH_LIVE: 1 after the rounds, the default; only; 0 none), the live target
  *   of issue 14: BENCH_LIVE_SESSIONS (100) fresh sessions of the teacher, BENCH_LIVE_PUPILS (30)
  *   attending each, each session subscribed once (sessionResults, nbAnswers and nbGoodAnswers)
@@ -62,6 +65,7 @@ import {
   BUILD_DIR,
   COMPARE_JS,
   CPU_PROF_DIR,
+  FLOORS,
   DB,
   LIVE,
   LIVE_CROSS,
@@ -79,12 +83,13 @@ import { TARGET_LABEL, type Target } from './ingest/ingest-sinks';
 
 /** What each round runs: every target back to back, then the services and the floor paced. */
 const SERVICES: Target[] = COMPARE_JS ? ['service', 'compare'] : ['service'];
+const FLOOR: Target[] = FLOORS ? ['floor'] : [];
 const CASES: { target: Target; rate?: number }[] = [
   ...(SERIES !== 'paced'
-    ? [...SERVICES, 'floor' as const, 'floorTx' as const].map((target) => ({ target }))
+    ? [...SERVICES, ...FLOOR, ...(FLOORS ? ['floorTx' as const] : [])].map((target) => ({ target }))
     : []),
   ...(PACED_RATE > 0 && SERIES !== 'burst'
-    ? [...SERVICES, 'floor' as const].map((target) => ({ target, rate: PACED_RATE }))
+    ? [...SERVICES, ...FLOOR].map((target) => ({ target, rate: PACED_RATE }))
     : []),
 ];
 
@@ -141,9 +146,11 @@ async function livePhase(
 /** The ingestion rounds: every case once per round, the order rotated. */
 async function ingestion(ctx: PhaseContext, results: PhaseResult[][]): Promise<void> {
   if (WARM_UP > 0) {
-    log(`warm-up: ${WARM_UP} s of service load, ${WARM_UP} s of floor load (not counted)`);
+    log(
+      `warm-up: ${WARM_UP} s of load per service${FLOORS ? ' and of floor load' : ''} (not counted)`,
+    );
     for (const target of SERVICES) await runPhase(target, ctx, WARM_UP);
-    await runPhase('floor', ctx, WARM_UP);
+    if (FLOORS) await runPhase('floor', ctx, WARM_UP);
   }
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = CASES.map((_, i) => CASES[(i + round) % CASES.length] as (typeof CASES)[0]);
@@ -176,6 +183,8 @@ const HELP = `npm run bench:ingest  (options are environment variables)
   BENCH_SERVICE_JS         a service built elsewhere (<build>/src/main.js), instead of the sources
   BENCH_COMPARE_JS         a second build run beside it (another commit compiled with tsc -p
                            .config/tsconfig.build.json --outDir <build>), its phases interleaved
+  BENCH_COMPARE_RATIO      least ratio of this build's answers/s to the compared one's (default 0.95)
+  BENCH_FLOORS=0           no floor phases (a comparison of two builds alone)
   BENCH_CPU_PROF           a folder: run the service under node --cpu-prof, profile written there
   BENCH_LIVE               1 (default): the live phase after the ingestion rounds; only: it alone; 0: none
   BENCH_LIVE_SECONDS       seconds measured per live run (default 30)

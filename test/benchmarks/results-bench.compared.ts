@@ -1,6 +1,7 @@
 /** This build against the compared one (BENCH_COMPARE_JS), cell by cell: medians and ratios. */
 import {
   COMPARE_RATIO,
+  median,
   out,
   SHAPE_LABEL,
   TRANSPORT_LABEL,
@@ -22,8 +23,21 @@ const PAIRS: { mine: Transport; theirs: Transport; counted: boolean }[] = [
 interface Pair {
   mine: Row;
   theirs: Row;
+  /** The median of the runs' ratios (run i of both builds ran in the same round). */
   ratio: number;
   counted: boolean;
+}
+
+/**
+ * The median of each round's ratio, this build's time over the compared build's: the load of a
+ * shared machine drifts over a run, and a round's two requests run a few ms apart, so the paired
+ * ratios are steadier than the ratio of the two medians.
+ */
+function pairedRatio(mine: Row, theirs: Row): number {
+  const a = mine.runsMs ?? [];
+  const b = theirs.runsMs ?? [];
+  if (a.length === 0 || a.length !== b.length) return mine.medianMs / theirs.medianMs;
+  return median(a.map((ms, i) => ms / (b[i] as number)));
 }
 
 function pairsOf(report: TierReport): Pair[] {
@@ -40,9 +54,7 @@ function pairsOf(report: TierReport): Pair[] {
       .filter((r) => r.transport === mine)
       .flatMap((r) => {
         const other = find(r, theirs);
-        return other
-          ? [{ mine: r, theirs: other, ratio: r.medianMs / other.medianMs, counted }]
-          : [];
+        return other ? [{ mine: r, theirs: other, ratio: pairedRatio(r, other), counted }] : [];
       }),
   );
 }
@@ -51,7 +63,7 @@ const geometricMean = (values: number[]) =>
   Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
 
 /**
- * Prints, when a compared build ran, every cell's median on both builds and their ratio, then
+ * Prints, when a compared build ran, every cell's median on both builds and their paired ratio, then
  * at tier M the target: every cell of an authenticated request (REST, GraphQL) within
  * COMPARE_RATIO (1.03) of the compared build, with the geometric mean of the ratios per transport
  * (what noise on single cells averages out of).
@@ -59,7 +71,9 @@ const geometricMean = (values: number[]) =>
 export function printComparedBuild(reports: TierReport[]): void {
   const all = reports.map((report) => ({ report, pairs: pairsOf(report) }));
   if (all.every(({ pairs }) => pairs.length === 0)) return;
-  out('\nthis build against the compared build (BENCH_COMPARE_JS), medians in ms');
+  out(
+    "\nthis build against the compared build (BENCH_COMPARE_JS): medians in ms; ratio: the median of the runs' ratios (this / compared, run by run)",
+  );
   out(
     `${'tier'.padEnd(5)}${'users × quizzes'.padEnd(17)}${'shape'.padEnd(13)}${'transport'.padEnd(16)}${'this'.padStart(9)}${'compared'.padStart(10)}${'ratio'.padStart(8)}`,
   );

@@ -126,6 +126,8 @@ export interface Row {
   ratio: number;
   /** Rows of the case's results (the floor's): what a cell's growth from tier to tier depends on. */
   resultRows: number;
+  /** Every run's time, in run order: run i of each target ran within the same round. */
+  runsMs?: number[];
 }
 
 export const log = (text: string) => process.stderr.write(`${text}\n`);

@@ -184,6 +184,7 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
               medianMs: ms,
               ratio: ms / floorMs,
               resultRows: floorRows.length,
+              runsMs: times.get(t),
             });
           }
           log(

@@ -40,8 +40,9 @@
  *   on the same database, and each case checks that it lists the same items; "(compare stmt)" is
  *   its INSERT … SELECT alone, built by its own compiled modules (they need a node_modules beside
  *   the build: a symbolic link to this project's will do). Then a table of
- *   every cell on both builds with the ratio, and the target at tier M: every REST and GraphQL
- *   median within BENCH_COMPARE_RATIO (1.03) of the compared build's.
+ *   every cell on both builds with their ratio (the median of the runs' ratios, run i of both
+ *   builds being in the same round: steadier than the ratio of medians on a shared machine), and
+ *   the target at tier M: every REST and GraphQL ratio within BENCH_COMPARE_RATIO (1.03).
  * - BENCH_ANONYMOUS=1 adds, to the aggregated shapes, the request of an anonymous requester (the
  *   API key alone, on copies of the sets owned by the key), REST, on both builds: information
  *   only, as under the requester scope (contract.md §7) such a request reads no answer.

@@ -230,7 +230,7 @@ describe('key manager', () => {
     expect(form.res.headers.get('cache-control')).toBe('no-store');
     expect(form.res.headers.get('x-frame-options')).toBe('DENY');
     expect(form.res.headers.get('content-security-policy')).toBe(
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'",
     );
     const res = await postForm(
       `${app.url}/keys/login`,

@@ -136,8 +136,11 @@ export function closeOf(failure: unknown): Closed | undefined {
   return undefined;
 }
 
-/** What a results item is compared by: its ids and every result type. */
-export const RESULT_FIELDS = `id userId quizId sessionId aggregationFunction ${RESULT_TYPES.join(' ')}`;
+/**
+ * What a results item is compared by: its number in its list (its global `id` names its set or
+ * subscription, contract.md §15), its ids and every result type.
+ */
+export const RESULT_FIELDS = `itemId userId quizId sessionId aggregationFunction ${RESULT_TYPES.join(' ')}`;
 
 const ARGUMENTS = {
   sessionId: 'ID!',

@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import {
   buildSchema,
+  coerceInputValue,
+  parseType,
+  typeFromAST,
+  type GraphQLInputType,
   getNamedType,
   getNullableType,
   isInterfaceType,
@@ -39,19 +43,26 @@ const ITEM_TYPES: Readonly<Record<string, string>> = {
   userGroup: 'UserGroup',
   quiz: 'Quiz',
 };
-/** Each REST answer's GraphQL type, by the component schema the catalog names. */
-const RESPONSE_TYPES: Readonly<Record<string, string>> = {
-  User: 'User',
-  Quiz: 'Quiz',
-  ItemAttribute: 'ItemAttribute',
-  DataSetPage: 'DataSet',
-  Session: 'Session',
-  AddAnswersResult: 'AddAnswersResult',
+/** The page type of each REST itemType (contract.md §15). */
+const PAGE_TYPES: Readonly<Record<string, string>> = {
+  user: 'UserPage',
+  userGroup: 'UserGroupPage',
+  quiz: 'QuizPage',
 };
 
 type Composite = GraphQLObjectType | GraphQLInterfaceType;
 
 const objectType = (name: string) => SCHEMA.getType(name) as Composite;
+
+/** The type a root field returns: a page type, the DataSet interface or an object. */
+function responseTypeOf(operation: string): Composite {
+  const root = OPERATIONS[operation as OperationName].graphQL === 'mutation' ? 'Mutation' : 'Query';
+  const field = objectType(root).getFields()[operation];
+  return getNamedType(field.type) as Composite;
+}
+
+/** A page of a data set: the DataSet interface or a type implementing it. */
+const isPage = (type: Composite) => 'dataSetId' in type.getFields();
 const fieldsOf = (type: Composite) =>
   Object.values(type.getFields()).filter((field) => !GRAPHQL_ONLY.has(field.name));
 /** goodAnswer has another type on each question type: each selects it under its own alias. */
@@ -67,18 +78,25 @@ function selectionOf(type: GraphQLNamedType, typename = false): string {
     return `{ __typename ${members.map((member) => `... on ${member.name} ${selectionOf(member)}`).join(' ')} }`;
   }
   if (!isObjectType(type) && !isInterfaceType(type)) return '';
-  const fields = fieldsOf(type).map((field) =>
-    `${field.name} ${selectionOf(getNamedType(field.type))}`.trim(),
-  );
+  // A page's items with their __typename, as a page of the DataSet interface selects them; items
+  // whose REST form GraphQL does not read alike, by their __typename only.
+  const fields = fieldsOf(type).map((field) => {
+    const named = getNamedType(field.type);
+    if (field.name !== 'items' || !isPage(type))
+      return `${field.name} ${selectionOf(named)}`.trim();
+    return isObjectType(named) && !Object.values(ITEM_TYPES).includes(named.name)
+      ? 'items { __typename }'
+      : `items ${selectionOf(named, true)}`;
+  });
   const implementations = isInterfaceType(type) ? SCHEMA.getPossibleTypes(type) : [];
   const own = implementations.map((implementation) => {
     const extra = fieldsOf(implementation).filter((field) => !(field.name in type.getFields()));
     const selected = extra.map(({ name }) =>
       name === 'goodAnswer' ? `${keyOf(implementation, name)}: goodAnswer` : name,
     );
-    return `... on ${implementation.name} { ${selected.join(' ')} }`;
+    return selected.length > 0 ? `... on ${implementation.name} { ${selected.join(' ')} }` : '';
   });
-  return `{ ${typename ? '__typename ' : ''}${[...fields, ...own].join(' ')} }`;
+  return `{ ${typename ? '__typename ' : ''}${[...fields, ...own].filter(Boolean).join(' ')} }`;
 }
 
 function definitionOf(operation: ParityOperation) {
@@ -100,7 +118,7 @@ export const PARITY_QUERIES = Object.fromEntries(
     const parameters: readonly ParameterDefinition[] = definition.parameters;
     const variables = parameters.map((p) => `$${p.name}: ${typeOf(p)}`).join(', ');
     const passed = parameters.map(({ name }) => `${name}: $${name}`).join(', ');
-    const selection = selectionOf(objectType(RESPONSE_TYPES[definition.rest.response]), true);
+    const selection = selectionOf(responseTypeOf(definition.name), true);
     return [
       [
         definition.name,
@@ -125,10 +143,19 @@ const CODE_OF_STATUS: Readonly<Record<number, string>> = {
  * true|false|1|0, a name out of its enum, JSON that does not parse for an input object). The
  * value is then sent as it is, so that Apollo is the one refusing it.
  */
+/** Whether a variable's value fits its type in the committed SDL, as graphql-js coerces it. */
+function coerces(typeName: string, value: unknown): boolean {
+  let fits = true;
+  coerceInputValue(value, typeFromAST(SCHEMA, parseType(typeName)) as GraphQLInputType, () => {
+    fits = false;
+  });
+  return fits;
+}
+
 function graphQLValue(
   parameter: ParameterDefinition,
   text: string,
-): { value: unknown; refusal?: string } {
+): { value: unknown; refusal?: string; input?: true } {
   const { name, graphQLType, values } = parameter;
   const refused = {
     value: text,
@@ -141,7 +168,12 @@ function graphQLValue(
       const fits = graphQLType.startsWith('[')
         ? Array.isArray(value) && value.every((item) => typeof item === 'object' && item !== null)
         : typeof value === 'object' && value !== null && !Array.isArray(value);
-      return fits ? { value } : refused;
+      // An input the SDL's types refuse (a required field absent or null, a name out of its
+      // enum, a field the type lacks): Apollo refuses it before any resolver.
+      if (!fits) return refused;
+      return coerces(`${graphQLType}!`, value)
+        ? { value }
+        : { value, refusal: refused.refusal, input: true };
     } catch {
       return refused;
     }
@@ -249,15 +281,18 @@ function expectRefusedByApollo(
 
 /** Both successes: the same object, or the same page (of another set where one is made). */
 function expectSameData(operation: ParityOperation, rest: ParityAnswer, data: Json): void {
-  const type = objectType(RESPONSE_TYPES[definitionOf(operation).rest.response]);
-  if (type.name !== 'DataSet') {
+  const type = responseTypeOf(definitionOf(operation).name);
+  if (!isPage(type)) {
     expect(data).toStrictEqual(expected(type, rest.body, true));
     return;
   }
   const itemType = objectType(ITEM_TYPES[rest.body.itemType as string] ?? 'none');
   expect(itemType).toBeDefined();
+  // Whichever type the field declares, the page reads as the page type of its items.
+  const pageType = objectType(PAGE_TYPES[rest.body.itemType as string] ?? 'none');
+  expect(pageType).toBeDefined();
   const wanted = {
-    ...expected(type, { ...rest.body, items: [] }, true),
+    ...expected(pageType, { ...rest.body, items: [] }, true),
     items: (rest.body.items as Json[]).map((item) => expected(itemType, item, true)),
   };
   if (operation === 'getDataSetPage') {
@@ -323,13 +358,15 @@ export async function expectParity(
   const search = `?${credentials}`;
   const variables: Json = {};
   const refusals: string[] = [];
+  let inputRefused = false;
   const unknown = Object.keys(params).filter((name) => !byName.has(name));
   for (const [name, text] of Object.entries(params)) {
     const parameter = byName.get(name);
     if (!parameter) continue;
-    const { value, refusal } = graphQLValue(parameter, text);
+    const { value, refusal, input } = graphQLValue(parameter, text);
     variables[name] = value;
     if (refusal) refusals.push(refusal);
+    if (input) inputRefused = true;
   }
 
   if (unknown.length > 0) {
@@ -367,7 +404,18 @@ export async function expectParity(
   const gql = await graphql(baseUrl, PARITY_QUERIES[operation], { variables, search });
   if (refusals.length > 0) {
     expect(rest.status).toBe(400);
-    expectRefusedByApollo(gql, 'BAD_USER_INPUT', refusals);
+    if (inputRefused) {
+      // graphql-js names every refused field of the input; REST the first it checks. That one
+      // reads alike on both: the same exception type on the same path (contract.md §15).
+      expect(gql.status).toBe(400);
+      const same = (gql.body.errors ?? []).map((error) => ({
+        type: error.extensions?.type,
+        parameterName: error.extensions?.parameterName,
+      }));
+      expect(same).toContainEqual({ type: rest.body.type, parameterName: rest.body.parameterName });
+    } else {
+      expectRefusedByApollo(gql, 'BAD_USER_INPUT', refusals);
+    }
     return { ...rest, graphql: gql };
   }
   if (rest.status !== 200) {

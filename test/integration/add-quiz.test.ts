@@ -410,12 +410,19 @@ describe('addQuiz', () => {
       const error = gql.body.errors?.[0];
       expect(error).toBeDefined();
       if (error?.extensions?.operation === 'graphql') {
-        // Refused by the typed input before any resolver: the exception names the variable.
+        // Refused by the typed input before any resolver (contract.md §15): a required field
+        // absent is REST's MissingParameterException on the same path (one inside what REST
+        // refuses where GraphQL reads an object as a list of one); another value the input's
+        // types do not hold names the variable.
+        const missing = error.extensions.type === 'MissingParameterException';
         expect(error.extensions).toMatchObject({
           code: 'BAD_USER_INPUT',
-          type: 'BadParameterException',
-          parameterName: 'variables.quiz',
+          type: missing ? 'MissingParameterException' : 'BadParameterException',
         });
+        const named = String(error.extensions.parameterName);
+        if (!missing) expect(named).toBe('variables.quiz');
+        else if (type === 'MissingParameterException') expect(named).toBe(parameter);
+        else expect(named.startsWith(`${parameter}.`)).toBe(true);
       } else {
         expect(error?.extensions).toMatchObject({
           type,

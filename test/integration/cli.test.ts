@@ -28,6 +28,16 @@ class Capture extends Writable {
   }
 }
 
+/** The latest date of the answers whose id is above `afterId` (those a command wrote). */
+async function latestAnswer(dataSource: DataSource, afterId = 0): Promise<Date> {
+  const [row] = (await dataSource.query(
+    'SELECT COUNT(*) AS n, MAX(answered_at) AS at FROM answers WHERE id > ?',
+    [afterId],
+  )) as { n: unknown; at: Date | string }[];
+  expect(Number(row.n)).toBeGreaterThan(0);
+  return row.at instanceof Date ? row.at : new Date(`${row.at.replace(' ', 'T')}Z`);
+}
+
 describe('operator CLI', () => {
   let db: TestDatabase;
   let dataSource: DataSource;
@@ -249,6 +259,35 @@ describe('operator CLI', () => {
       (await cli(['key:list', '--json', '--owner', 'grace@example.org'])).stdout,
     ) as { id: number; status: string }[];
     expect(after.find((key) => key.id === Number(id))?.status).toBe('revoked');
+
+    // Again: it succeeds (the key is revoked, as asked) and says nothing changed.
+    const again = await cli(['key:revoke', id]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(
+      new RegExp(
+        `^API key ${id} \\(school\\.example\\) was already revoked on \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z\\.\\n$`,
+      ),
+    );
+  });
+
+  it('import refuses a misspelled top-level key, naming it and the near section, and imports nothing', async () => {
+    const file = JSON.parse(fs.readFileSync(SAMPLE, 'utf8')) as Record<string, unknown>;
+    const { quizzes, ...rest } = file;
+    const misspelled = { ...rest, quizes: quizzes, extra: 1 };
+    const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'quiz-cli-')), 'keys.json');
+    fs.writeFileSync(bad, JSON.stringify(misspelled));
+    const before = { quizzes: await count('quizzes'), sessions: await count('sessions') };
+    const result = await cli(['import', bad]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      [
+        'error: 2 errors in the file, nothing was imported:',
+        '  $.quizes: unknown top-level key "quizes"; did you mean "quizzes"?',
+        '  $.extra: unknown top-level key "extra"; the sections are users, quizzes, groups, sessions, answers, flags',
+      ].join('\n'),
+    );
+    expect(await count('quizzes')).toBe(before.quizzes);
+    expect(await count('sessions')).toBe(before.sessions);
   });
 
   it('import --print-ids maps every ref of the file to a stored id', async () => {
@@ -373,6 +412,10 @@ describe('operator CLI', () => {
       quizzes: await count('quizzes'),
       sessions: await count('sessions'),
     };
+    const [{ lastId }] = (await dataSource.query(
+      'SELECT COALESCE(MAX(id), 0) AS lastId FROM answers',
+    )) as { lastId: unknown }[];
+    const started = new Date();
     const result = await cli([
       'generate',
       '--users',
@@ -396,8 +439,42 @@ describe('operator CLI', () => {
     expect(await count('users')).toBe(before.users + 60);
     expect(await count('quizzes')).toBe(before.quizzes + 4);
     expect(await count('sessions')).toBe(before.sessions + 3);
+    // Dated before the command ran, so answers sent from now on (corrections) are newer.
+    const latest = await latestAnswer(dataSource, Number(lastId));
+    expect(latest.getTime()).toBeLessThan(started.getTime());
     // The progress (stderr is not a terminal here) ends the answers with their count, then rate and time.
     expect(result.stderr).toMatch(/^answers: (\d+)\/\1 \(100%\)(?: [\d.]+k?\/s, \d+s)?$/m);
+  });
+
+  it('generate --now dates the history before the given clock', async () => {
+    // A database of its own: generated emails depend on the index only, not on the seed.
+    const own = await createTestDatabase('cli-now');
+    const ownSource = createDataSource(own.config);
+    try {
+      const io = (args: string[]) => {
+        const input = new PassThrough();
+        input.end('');
+        const stderr = new Capture();
+        const env = { DATABASE_URL: own.url, NODE_ENV: 'test' };
+        return runCli(args, { stdout: new Capture(), stderr, stdin: input, env }).then((code) => ({
+          code,
+          stderr: stderr.text,
+        }));
+      };
+      expect((await io(['db:migrate'])).code).toBe(0);
+      const clock = '2025-03-10T12:00:00Z';
+      const small = ['--users', '30', '--quizzes', '2', '--questions', '3', '--sessions', '2'];
+      const generated = await io(['generate', ...small, '--now', clock]);
+      expect(generated.code === 0 ? '' : generated.stderr).toBe('');
+      await ownSource.initialize();
+      expect((await latestAnswer(ownSource)).getTime()).toBeLessThan(Date.parse(clock));
+      expect((await io(['generate', '--now', 'yesterday'])).stderr).toMatch(
+        /must be an ISO 8601 date/,
+      );
+    } finally {
+      if (ownSource.isInitialized) await ownSource.destroy();
+      await own.drop();
+    }
   });
 
   it('generate --empty-database refuses a database that holds rows, and adds nothing', async () => {

@@ -285,7 +285,7 @@ describe('watchSessionResults in Node against the running app', () => {
     expect(refusal.message).toContain('"bogus"');
   });
 
-  it('an unknown API key: refused (4403) as UnauthorizedOperationException 401, never retried', async () => {
+  it('an unknown API key: refused (4401) as UnauthorizedOperationException 401, never retried', async () => {
     const restRefusal = await client(undefined, { key: 'qk_unknown' })
       .getQuiz({ quizId: ids.quizzes.q1 })
       .catch((error: unknown) => error);

@@ -412,7 +412,9 @@ describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {
       queues.set(sessionId, { owner: session.owner, answers: queueOf(session) });
     }
     await sendAnswers(queues);
-  });
+    // Two databases loaded and 16 classes played through the API, joins included: room for a
+    // slow machine.
+  }, 300_000);
 
   afterAll(async () => {
     for (const side of [a, b]) {

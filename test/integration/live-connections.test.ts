@@ -20,8 +20,9 @@ import {
 
 /**
  * The WebSocket side of live results (contract.md §3, §10, §11): credentials are checked at
- * connection_init like any request's (refused: close 4403), a subscription ends when its token
- * expires, the documents and connections are bounded, and shutdown closes every connection.
+ * connection_init like any request's (refused: close 4401, or 4400 without a key, codes graphql-ws
+ * does not retry), a subscription ends when its token expires, the documents and connections are
+ * bounded, and shutdown closes every connection.
  */
 
 type Json = Record<string, unknown>;
@@ -95,11 +96,11 @@ describe('live results connections', () => {
   }
 
   const forbidden = (reason: string) => ({
-    code: 4403,
+    code: 4401,
     reason: `Unauthorized operation: graphql (${reason})`,
   });
 
-  it('refuses at connection_init (4403) an unknown key, a bad token, an expired one, one of another key', async () => {
+  it('refuses at connection_init (4401) an unknown key, a bad token, an expired one, one of another key', async () => {
     const otherKey = await createTestApiKey(dataSource, 'localhost');
     const otherKeysToken = await createTestToken(dataSource, Number(ids.users.t), otherKey.id);
     const expiredKey = await createTestApiKey(dataSource, 'localhost');
@@ -113,7 +114,7 @@ describe('live results connections', () => {
       forbidden('the API key is unknown or revoked'),
     );
     expect(await refusedWith({ connectionParams: {} })).toStrictEqual({
-      code: 4403,
+      code: 4400,
       reason: 'Missing parameter: apiKey',
     });
     expect(
@@ -295,7 +296,8 @@ describe('live results connections', () => {
   });
 
   it('charges a subscription like getResults and holds its cost to GRAPHQL_MAX_COST', async () => {
-    // Each message counts as a page of 50 items: ten fields cost 501, questions 20 times more.
+    // Each message counts as a page of 50 items, each 1 object plus its quiz (1) and the quiz's
+    // 20 questions (1 each; leaves are free): 50 × 22 = 1100.
     const limited = await otherInstance({
       RATE_LIMIT_POINTS: '7',
       GRAPHQL_MAX_COST: '1000',
@@ -317,7 +319,7 @@ describe('live results connections', () => {
       expect((costly.failure as { extensions: Json }[])[0].extensions).toMatchObject({
         type: 'QueryTooComplexException',
         limit: 1000,
-        actual: 1101,
+        actual: 1100,
       });
       const first = new LiveSubscription(live, SESSION_RESULTS, variables());
       await first.messages(1);

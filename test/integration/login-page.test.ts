@@ -85,7 +85,7 @@ describe('login page (spec §5.3)', () => {
       expect(page.res.headers.get('x-frame-options')).toBe('DENY');
       expect(page.res.headers.get('referrer-policy')).toBe('no-referrer');
       expect(page.res.headers.get('content-security-policy')).toBe(
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://localhost:5173; frame-ancestors 'none'",
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self' http://localhost:5173; frame-ancestors 'none'",
       );
       const cookie = setCookieLine(page.res, 'quiz_login_csrf') ?? '';
       expect(cookie).toMatch(/; HttpOnly/i);

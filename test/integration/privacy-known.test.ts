@@ -306,5 +306,6 @@ describe.each(BACKENDS)('who can learn whose name, on %s', (backend) => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
-  });
+    // Some 300 requests a world: room for a busy machine.
+  }, 600_000);
 });

@@ -167,14 +167,14 @@ describe.each(BACKENDS)('results over the requester scope on %s', (backend) => {
     return (await page(requester, `/getResults?${query.toString()}`, server)).items as Item[];
   }
 
-  /** The same over GraphQL, items with REST's fields. */
+  /** The same over GraphQL, items with REST's fields (REST's `id` is GraphQL's `itemId`). */
   async function overGraphql(requester: string, params: Record<string, string>): Promise<Item[]> {
     const list = (name: string) => (params[name] ? params[name].split(',') : null);
     const { status, body } = await graphql(
       app.url,
       `query ($u: ID!, $q: ID!, $t: [ResultType!], $f: [AggregationFunction!], $g: GroupBy, $i: IncludeQuizzes) {
         getResults(userSetId: $u, quizSetId: $q, resultTypes: $t, aggregationFunctions: $f, groupBy: $g, includeQuizzes: $i, numberOfItemsPerPage: 1000) {
-          items { ... on ComputedResult { id userId quizId sessionId aggregationFunction ${TYPES.join(' ')} } }
+          items { ... on ComputedResult { id: itemId userId quizId sessionId aggregationFunction ${TYPES.join(' ')} } }
         }
       }`,
       {

@@ -439,9 +439,9 @@ describe.each(BACKENDS)('item statistics of a hand-worked class on %s', (backend
       const args =
         'userSetId: $userSetId, quizSetId: $quizSetId, sessionId: $sessionId, sessionIds: $sessionIds';
       const query = `query ($userSetId: ID!, $quizSetId: ID!, $sessionId: ID, $sessionIds: [ID!]) {
-      questions: getQuestionStatistics(${args}) { itemType totalNumberOfItems items { ... on QuestionStatistic { id ${question} quiz { id title } } } }
+      questions: getQuestionStatistics(${args}) { itemType totalNumberOfItems items { ... on QuestionStatistic { id: itemId ${question} quiz { id title } } } }
       quizzes: getQuizStatistics(${args}) { itemType totalNumberOfItems items { ... on QuizStatistic {
-        id quizId quiz { id title } nbAttempts mean median stddev cronbachAlpha histogram questions { ${question} } } } }
+        id: itemId quizId quiz { id title } nbAttempts mean median stddev cronbachAlpha histogram questions { ${question} } } } }
     }`;
       const variables = {
         userSetId,

@@ -351,13 +351,13 @@ describe.each(BACKENDS)('item statistics match the reference on %s', (backend) =
     const data = loaded.get(SEEDS[0] as number) as Loaded;
     const question =
       'quizId questionIndex title type nbAttempts nbAnswers facility discrimination choiceCounts quiz { id title }';
-    const items = `items {
-      ... on QuestionStatistic { id ${question} }
-      ... on QuizStatistic { id quizId quiz { id title } nbAttempts mean median stddev cronbachAlpha histogram questions { ${question} } }
-    }`;
+    const questionItems = `... on QuestionStatistic { id: itemId ${question} }`;
+    const quizItems = `... on QuizStatistic { id: itemId quizId quiz { id title } nbAttempts mean median stddev cronbachAlpha histogram questions { ${question} } }`;
+    // Each typed page selects its own item type; getDataSetPage's interface may hold either.
+    const items = `items { ${questionItems} ${quizItems} }`;
     const query = `query ($userSetId: ID!, $quizSetId: ID!, $sessionIds: [ID!]) {
-      questions: getQuestionStatistics(userSetId: $userSetId, quizSetId: $quizSetId, sessionIds: $sessionIds, numberOfItemsPerPage: 9) { dataSetId itemType numberOfPages totalNumberOfItems ${items} }
-      quizzes: getQuizStatistics(userSetId: $userSetId, quizSetId: $quizSetId, sessionIds: $sessionIds, numberOfItemsPerPage: 4) { dataSetId itemType numberOfPages totalNumberOfItems ${items} }
+      questions: getQuestionStatistics(userSetId: $userSetId, quizSetId: $quizSetId, sessionIds: $sessionIds, numberOfItemsPerPage: 9) { dataSetId itemType numberOfPages totalNumberOfItems items { ${questionItems} } }
+      quizzes: getQuizStatistics(userSetId: $userSetId, quizSetId: $quizSetId, sessionIds: $sessionIds, numberOfItemsPerPage: 4) { dataSetId itemType numberOfPages totalNumberOfItems items { ${quizItems} } }
     }`;
     const pageQuery = `query ($dataSetId: ID!, $pageIndex: Int) { getDataSetPage(dataSetId: $dataSetId, pageIndex: $pageIndex) { currentPageIndex ${items} } }`;
     const ask = async (requester: Requester, text: string, variables: Record<string, unknown>) => {

@@ -454,7 +454,7 @@ describe.each(BACKENDS)('item statistics on %s', (backend) => {
           }
         }
         fragment Question on QuestionStatistic {
-          id
+          itemId
           questionIndex
           title
           type
@@ -480,7 +480,7 @@ describe.each(BACKENDS)('item statistics on %s', (backend) => {
     expect(data.questions.items.map((item) => item.quiz)).toEqual(
       Array(3).fill({ title: 'Statistics quiz' }),
     );
-    // Same numbers; ids are positions within each set.
+    // Same numbers; itemIds are positions within each list (ids name the set, contract §15).
     const withoutQuiz = data.questions.items.map(({ quiz: _quiz, ...rest }) => rest);
     expect(data.quizzes.items[0]?.questions).toEqual(withoutQuiz);
   });

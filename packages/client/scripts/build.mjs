@@ -4,13 +4,16 @@
 //   browser/quiz-api-client.js      classic script defining the global `QuizApi`, all inlined
 //   browser/quiz-api-client.mjs     the same as an ES module
 // The service serves the browser files under {base}/sdk/ (its .config/build-client.mjs copies them).
+// First, src/possible-types.generated.ts from the service's SDL (scripts/possible-types.mjs).
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { execPath } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writePossibleTypes } from './possible-types.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -28,6 +31,13 @@ const common = {
 const forNode = { ...common, platform: 'neutral', target: ['es2022'], packages: 'external' };
 // The browsers of the last few years; no polyfills are added.
 const forBrowsers = { ...common, platform: 'browser', target: ['es2020'] };
+
+// possibleTypes from the service's SDL, where the package sits in its repository (a copy packed
+// on its own keeps the module generated last).
+const schemaFile = path.join(root, '..', '..', 'schema', 'schema.graphql');
+if (existsSync(schemaFile)) {
+  await writePossibleTypes(schemaFile, path.join(root, 'src', 'possible-types.generated.ts'));
+}
 
 // Removed modules must not linger in what is packed.
 await rm(dist, { recursive: true, force: true });

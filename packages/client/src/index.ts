@@ -9,6 +9,7 @@ export * from './statistics.types';
 export * from './live-results.types';
 export * from './errors';
 export { DataSet, type DataSetSource } from './data-set';
+export { possibleTypes } from './possible-types.generated';
 export type {
   DataSetExport,
   DataSetFile,

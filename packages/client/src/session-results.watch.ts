@@ -35,8 +35,11 @@ export interface LiveResultsTarget {
 
 const OPERATION = 'sessionResults';
 
-/** The service closes with this code a connection whose credentials it refused. */
-const CREDENTIALS_REFUSED = 4403;
+/**
+ * The service closes with this code a connection whose credentials it refused (4401, which
+ * graphql-ws never retries; earlier versions of the service said 4403, which it retries).
+ */
+const CREDENTIALS_REFUSED = new Set([4401, 4403]);
 
 /** Every result type, in the order the service lists them (test/unit/result-types.test.ts). */
 export const RESULT_TYPE_FIELDS: readonly ResultType[] = [
@@ -47,11 +50,14 @@ export const RESULT_TYPE_FIELDS: readonly ResultType[] = [
   'duration',
 ];
 
-/** The fields of an item by shape, as getResults sends them (contract.md §4). */
+/**
+ * The fields of an item by shape, as getResults sends them (contract.md §4): REST's `id` is
+ * GraphQL's `itemId` (GraphQL's `id` is unique across the service, contract.md §15).
+ */
 const IDENTIFYING_FIELDS = {
-  detailed: ['id', 'userId', 'quizId', 'sessionId'],
-  user: ['id', 'userId', 'aggregationFunction'],
-  quiz: ['id', 'quizId', 'aggregationFunction'],
+  detailed: ['id: itemId', 'userId', 'quizId', 'sessionId'],
+  user: ['id: itemId', 'userId', 'aggregationFunction'],
+  quiz: ['id: itemId', 'quizId', 'aggregationFunction'],
 } as const;
 
 const ARGUMENT_TYPES = {
@@ -166,7 +172,7 @@ function exceptionFromClose(event: CloseLike): ServiceApiException | TransportEx
       ...(known.names === 'parameterName' ? { parameterName: named } : {}),
     });
   }
-  if (event.code === CREDENTIALS_REFUSED) {
+  if (CREDENTIALS_REFUSED.has(event.code)) {
     return exceptionFromResponse(OPERATION, 401, {
       type: 'UnauthorizedOperationException',
       message: `Unauthorized operation: ${OPERATION} (${reason || 'the credentials were refused'})`,
@@ -214,7 +220,7 @@ function deliver(handler: () => void): void {
  * Follows the results of a session the token's user owns: `onResults` gets every item of the
  * results now, then again each time answers of the session are stored (at most one message
  * every 250 ms). An abrupt close is retried (graphql-ws's backoff, 5 attempts, each one sending
- * the token current then); credentials the service refuses (close 4403) are not.
+ * the token current then); credentials the service refuses (close 4401) are not.
  */
 export function watchSessionResults<P extends WatchSessionResultsParams>(
   target: LiveResultsTarget,
@@ -227,7 +233,7 @@ export function watchSessionResults<P extends WatchSessionResultsParams>(
     url: webSocketUrl(target.baseUrl),
     webSocketImpl: target.webSocketImpl,
     connectionParams: () => ({ apiKey: target.apiKey, accessToken: target.accessToken }),
-    shouldRetry: (event) => isCloseLike(event) && event.code !== CREDENTIALS_REFUSED,
+    shouldRetry: (event) => isCloseLike(event) && !CREDENTIALS_REFUSED.has(event.code),
   });
   const stop = (): boolean => {
     if (over) return false;

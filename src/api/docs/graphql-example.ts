@@ -4,7 +4,8 @@
  */
 export const EXAMPLE_DOCUMENT = `# The typical flow, one operation per step: run them in order
 # with the run button (it lists them), copying the ids each one
-# answers into the variables.
+# answers into the variables: after Sets, "quizSetId" and
+# "userSetId" (its two dataSetIds); after Results, "dataSetId".
 #
 # A session's users are read by its teacher: log in (the key
 # manager or the login page gives an access token) and add
@@ -55,12 +56,13 @@ query NextPage($dataSetId: ID!) {
 }
 `;
 
-/** The variables the example starts with: the first session of the demo data. */
-export const EXAMPLE_VARIABLES = {
+/**
+ * The variables the example starts with: the first session of the demo data, so that Sets runs
+ * as it opens. The ids of later steps exist only once their step ran: the document says which to
+ * add, rather than a placeholder that the service would refuse as a bad id.
+ */
+export const EXAMPLE_VARIABLES: Readonly<Record<string, string>> = {
   sessionId: '1',
-  quizSetId: 'the quizzes dataSetId of Sets',
-  userSetId: 'the users dataSetId of Sets',
-  dataSetId: 'the dataSetId of Results',
 };
 
 /** The header that carries the API key on /graphql. */

@@ -42,6 +42,47 @@ function parameterOf(code: unknown, message: string): string {
   return 'query';
 }
 
+const NAME = '[_A-Za-z][_0-9A-Za-z]*';
+const REQUIRED_VARIABLE = new RegExp(
+  `^Variable "\\$(${NAME})" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\\.$`,
+);
+const INVALID_VARIABLE = new RegExp(`^Variable "\\$(${NAME})" got invalid value `);
+const FIELD_NOT_PROVIDED = new RegExp(
+  `(?:^|; )Field "(${NAME}(?:\\.${NAME})?)" of required type "[^"]+" was not provided\\.$`,
+);
+const NULL_GIVEN = /; Expected non-nullable type "[^"]+" not to be null\.$/;
+
+/**
+ * graphql-js's refusals of input values (contract.md §15), as REST words them: a required input
+ * field or argument absent is MissingParameterException naming its path into the
+ * argument (`quiz.title`, `answers[0].userId`, as REST names it when the variable is named like
+ * its argument; in a literal, the input type's field: `QuizInput.title`); one given null is
+ * BadParameterException on that path. Other refusals of a value stay BadParameterException on
+ * `variables.<name>` (parameterOf).
+ */
+function inputRefusal(message: string): ServiceApiError | undefined {
+  const required = REQUIRED_VARIABLE.exec(message);
+  if (required) return Errors.missingParameter('graphql', required[1]);
+  const invalid = INVALID_VARIABLE.exec(message);
+  if (!invalid) {
+    const literal = FIELD_NOT_PROVIDED.exec(message);
+    return literal ? Errors.missingParameter('graphql', literal[1]) : undefined;
+  }
+  const variable = invalid[1];
+  // The last ` at "<path>"; ` is graphql-js's: the printed value before it may hold anything.
+  const paths = [
+    ...message.matchAll(new RegExp(` at "(${variable}(?:\\.${NAME}|\\[\\d+\\])*)"; `, 'g')),
+  ];
+  const path = paths.at(-1)?.[1];
+  const field = FIELD_NOT_PROVIDED.exec(message);
+  if (field) return Errors.missingParameter('graphql', `${path ?? variable}.${field[1]}`);
+  // null where a value is required: a wrong value, as REST reads a null it is given.
+  if (NULL_GIVEN.test(message)) {
+    return Errors.badParameter('graphql', path ?? variable, 'null', 'must not be null');
+  }
+  return undefined;
+}
+
 /** graphql-js stops parsing at the token limit (Apollo's parseOptions.maxTokens); 16.x spells it "that". */
 const TOKEN_LIMIT = /Document contains more th(?:an|at) (\d+) tokens/;
 
@@ -64,7 +105,9 @@ function fromApollo(formatted: GraphQLFormattedError): ServiceApiError & { apoll
     return Errors.queryTooComplex(`the document has more than ${limit} tokens`, limit, limit + 1);
   }
   if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR') {
-    const domain = Errors.badParameter('graphql', parameterOf(code, reason), '', reason);
+    const domain =
+      inputRefusal(formatted.message) ??
+      Errors.badParameter('graphql', parameterOf(code, reason), '', reason);
     return Object.assign(domain, { apolloCode: code });
   }
   return new ServiceApiError('internal', 'graphql', 'an unexpected error occurred');

@@ -2,8 +2,12 @@ import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server'
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {
+  getNamedType,
   GraphQLError,
+  isLeafType,
+  isObjectType,
   Kind,
+  type GraphQLCompositeType,
   type DocumentNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -15,6 +19,7 @@ import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphq
 import { admissionOf } from '../../context/admission';
 import type { RequestContext } from '../../context/request-context';
 import { Errors, ServiceApiError, toServiceApiError } from '../../errors';
+import { MAX_ITEMS_PER_PAGE, MIN_ITEMS_PER_PAGE } from '../../services/data-sets/data-set.params';
 import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
 import { operationCost } from '../operations/operation-catalog';
@@ -36,37 +41,70 @@ export const DOCUMENT_LIMITS = {
 } as const;
 
 /**
- * The cost model of a document: every field costs 1 plus what it selects; a page's items count
- * as many times as the page holds (`numberOfItemsPerPage` of the root field, else the default
- * 50); a quiz's questions count 20 times.
+ * The cost model of a document (contract.md §11, §15): what it makes the service build. A leaf
+ * (scalar or enum) is read from an object already loaded and costs nothing; every object costs
+ * 1 plus what it selects; a list counts its elements: a page's items as many as the page holds
+ * (`numberOfItemsPerPage` of the root field, else the default 50; a connection's edges as
+ * many as its `first`), a quiz's questions 20, a
+ * subscription's message as a page of the default size. A selection on a union or an interface
+ * costs its most expensive possible type (graphql-query-complexity keeps the maximum over the
+ * possible types), not the sum of its fragments.
  */
 const DEFAULT_PAGE_ITEMS = 50;
 const QUESTIONS_PER_QUIZ = 20;
-const MAX_PAGE_ITEMS = 1000;
 
+/** Lists the model counts by size: their type, field and element count. */
+const COUNTED_LISTS: readonly { type: (name: string) => boolean; field: string; items: number }[] =
+  [
+    { type: (name) => name === 'Quiz', field: 'questions', items: QUESTIONS_PER_QUIZ },
+    { type: (name) => name === 'QuizStatistic', field: 'questions', items: QUESTIONS_PER_QUIZ },
+  ];
+
+/**
+ * The page size a root field asks for (`numberOfItemsPerPage`, or a connection's `first`). One
+ * out of range is refused by its operation (BadParameterException, as on REST) before any item
+ * is built: it counts as a page of one item, so the document's other fields still run.
+ */
 function pageItems(args: Record<string, unknown>): number {
-  const asked = args.numberOfItemsPerPage;
-  return typeof asked === 'number' && Number.isInteger(asked)
-    ? Math.min(Math.max(asked, 1), MAX_PAGE_ITEMS)
-    : DEFAULT_PAGE_ITEMS;
+  const connection = args.first !== undefined && args.first !== null;
+  const asked = connection ? args.first : args.numberOfItemsPerPage;
+  const minimum = connection ? 0 : MIN_ITEMS_PER_PAGE;
+  if (asked === undefined || asked === null) return DEFAULT_PAGE_ITEMS;
+  return typeof asked === 'number' &&
+    Number.isInteger(asked) &&
+    asked >= minimum &&
+    asked <= MAX_ITEMS_PER_PAGE
+    ? asked
+    : 1;
+}
+
+/** A type whose `items` are a page of a data set: the DataSet interface and its page types. */
+function isPageType(type: GraphQLCompositeType): boolean {
+  return (
+    type.name === 'DataSet' ||
+    (isObjectType(type) && type.getInterfaces().some(({ name }) => name === 'DataSet'))
+  );
 }
 
 function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name]);
   const subscriptions = schema.getSubscriptionType()?.name;
   return ({ type, field, args, childComplexity }) => {
+    if (isLeafType(getNamedType(field.type))) return 0;
+    const each = 1 + childComplexity;
     // A subscription's message holds every item, unpaged: counted as a page of the default size.
-    if (type.name === subscriptions) return 1 + DEFAULT_PAGE_ITEMS * childComplexity;
-    if (type.name === 'DataSet' && field.name === 'items') {
-      return 1 + DEFAULT_PAGE_ITEMS * childComplexity;
+    if (type.name === subscriptions) return DEFAULT_PAGE_ITEMS * each;
+    if (field.name === 'items' && isPageType(type)) return DEFAULT_PAGE_ITEMS * each;
+    if (field.name === 'edges' && type.name === 'DataSetItemConnection') {
+      return DEFAULT_PAGE_ITEMS * each;
     }
-    if (type.name === 'Quiz' && field.name === 'questions') {
-      return 1 + QUESTIONS_PER_QUIZ * childComplexity;
-    }
+    const counted = COUNTED_LISTS.find((list) => list.field === field.name && list.type(type.name));
+    if (counted) return counted.items * each;
+    // The pages below a root field hold numberOfItemsPerPage items, not the default.
     if (roots.has(type.name)) {
       return 1 + Math.ceil((childComplexity * pageItems(args)) / DEFAULT_PAGE_ITEMS);
     }
-    return undefined;
+    return each;
   };
 }
 
@@ -82,7 +120,7 @@ function overLimit(what: string, limit: number, actual: number): ServiceApiError
  * The computed cost of the operation a request runs; undefined when its variables do not fit
  * their types, which execution then refuses before any resolver runs.
  */
-function computedCost(
+export function computedCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   request: { operationName?: string | null; variables?: Record<string, unknown> | null },

@@ -7,7 +7,8 @@ import {
 } from '@apollo/server/plugin/landingPage/default';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { AppDeps } from '../../context/request-context';
-import { Errors } from '../../errors';
+import { Errors, ServiceApiError } from '../../errors';
+import { bodiless, refusedBody } from '../http/request-limits.middleware';
 import { presetApiKey, type FrontDoorOptions } from '../docs/docs.presets';
 import { API_KEY_HEADER, EXAMPLE_DOCUMENT, EXAMPLE_VARIABLES } from '../docs/graphql-example';
 import { buildGraphQLContext, type GraphQLContext } from './graphql.context';
@@ -29,6 +30,62 @@ export function graphQLPath(basePath: string): string {
 const METHODS = ['GET', 'HEAD', 'POST'];
 
 /**
+ * Headers a cross-site form or a simple request cannot send, so a GET carrying one of them is no
+ * forged request (Apollo's CSRF prevention): Apollo's own two, and the API key's header, which
+ * every client of this service may send (urql sends queries as GET by default).
+ */
+const PREFLIGHT_HEADERS = ['x-apollo-operation-name', 'apollo-require-preflight', API_KEY_HEADER];
+/** Content types a form or a simple request may carry (the CORS safelist). */
+const SIMPLE_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+/** What Apollo answers a GET with: the landing page when the client prefers HTML to these. */
+const ANSWER_TYPES = [
+  'application/json; charset=utf-8',
+  'application/graphql-response+json; charset=utf-8',
+  'multipart/mixed; deferSpec=20220824',
+  'multipart/mixed; incrementalSpec=v0.2',
+  'multipart/mixed',
+  'text/html',
+];
+
+/** A POST's refusal, if it gets one: a body that is not JSON in UTF-8 (415), or no body at all. */
+function refusedPost(res: Response): ServiceApiError | undefined {
+  if (!bodiless(res)) return refusedBody(res, 'graphql');
+  return new ServiceApiError(
+    'missingParameter',
+    'graphql',
+    'a POST carries its GraphQL request as a JSON body, such as {"query": "{ __typename }"}, with Content-Type: application/json',
+    { parameterName: 'query' },
+  );
+}
+
+/**
+ * A GET or HEAD request's refusal, if it gets one, in the contract's shape rather than Apollo's
+ * (which names no parameter of the request): a Content-Type other than JSON (a GET has no body),
+ * or none of the preflight headers. A browser's GET for the IDE is Apollo's to answer.
+ */
+function refusedGet(req: Request): ServiceApiError | undefined {
+  if (req.method === 'GET' && req.accepts(ANSWER_TYPES) === 'text/html') return undefined;
+  const contentType = req.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (contentType !== undefined && contentType !== 'application/json') {
+    return Errors.unsupportedMediaType(
+      'graphql',
+      `a ${req.method} request has no body: send it without Content-Type, or POST a JSON body`,
+    );
+  }
+  if (contentType === undefined || SIMPLE_TYPES.includes(contentType)) {
+    if (!PREFLIGHT_HEADERS.some((header) => (req.get(header) ?? '') !== '')) {
+      return new ServiceApiError(
+        'missingParameter',
+        'graphql',
+        `a ${req.method} request must carry the API key in the ${API_KEY_HEADER} header (or an apollo-require-preflight header), which a page of another site cannot send; or POST the query as JSON`,
+        { parameterName: API_KEY_HEADER },
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
  * `/graphql`: Apollo Server over the type-graphql schema. Apollo Sandbox (loaded from Apollo's
  * CDN) is served on GET outside production, opening on the example flow with the demo key;
  * credentials come as for REST, or as X-Api-Key / Authorization: Bearer.
@@ -48,6 +105,8 @@ export async function graphQLEndpoint(
     // The server module drains and stops everything on SIGTERM; Apollo must not re-raise it.
     stopOnTerminationSignals: false,
     formatError: formatGraphQLError,
+    // What refusedGet lets through, Apollo lets through too.
+    csrfPrevention: { requestHeaders: PREFLIGHT_HEADERS },
     parseOptions: { maxTokens: DOCUMENT_LIMITS.tokens },
     validationRules: documentLimitRules(),
     plugins: [
@@ -80,7 +139,7 @@ export async function graphQLEndpoint(
         return;
       }
       res.setHeader('Cache-Control', 'no-store');
-      next();
+      next(req.method === 'POST' ? refusedPost(res) : refusedGet(req));
     },
     expressMiddleware(server, {
       context: async ({ req, res }) => ({

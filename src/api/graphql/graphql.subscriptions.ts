@@ -37,7 +37,8 @@ import { graphQLSchema } from './graphql.schema';
  * protocol of graphql-ws: its `useServer` on a `ws` server that takes the HTTP server's upgrades
  * of that path (any other upgrade is destroyed). Credentials come once, in connection_init
  * (`{apiKey, accessToken}`), checked as for any request, the key's host against the upgrade's
- * Origin or client IP; a refusal closes with 4403. Each subscribe runs the checks of HTTP
+ * Origin or client IP; a refusal closes with a code graphql-ws does not retry (closeCodeOf), the
+ * exception's message as the reason. Each subscribe runs the checks of HTTP
  * documents (limits, cost, the API key's points) before its operation starts.
  */
 
@@ -70,10 +71,17 @@ function closeReason(message: string): string {
   return reason;
 }
 
-/** Why credentials were refused, as a close code: 4403, unless the service could not check. */
+/**
+ * Why credentials were refused, as a close code a graphql-ws client does not retry (its default
+ * `shouldRetry` retries 4403 and 4408 by design, and stops on 4400, 4401, 4406, 4409, 4429,
+ * 4500): refused credentials (401, and 403 should a refusal ever carry it) 4401, a missing or
+ * malformed one (400) 4400. Only a service that cannot check them now asks for a retry (1013).
+ */
 function closeCodeOf(error: ServiceApiError): number {
   if (error.status === 503) return 1013; // Try Again Later
-  return error.status >= 500 ? CloseCode.InternalServerError : CloseCode.Forbidden;
+  if (error.status >= 500) return CloseCode.InternalServerError;
+  if (error.status === 401 || error.status === 403) return CloseCode.Unauthorized;
+  return CloseCode.BadRequest;
 }
 
 /**

@@ -28,6 +28,11 @@ const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 type ValueTest = (value: string) => boolean;
 
 function valueTestOf(schema: Readonly<Record<string, unknown>>): ValueTest | undefined {
+  // A list (resultTypes, sessionIds) travels comma-separated: each of its values is tested.
+  if (schema.type === 'array' && typeof schema.items === 'object' && schema.items !== null) {
+    const item = valueTestOf(schema.items as Readonly<Record<string, unknown>>);
+    return item && ((value) => value.split(',').every(item));
+  }
   if (Array.isArray(schema.enum)) {
     const names = new Set(schema.enum.map(String));
     return (value) => names.has(value);

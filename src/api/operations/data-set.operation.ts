@@ -8,6 +8,19 @@ import {
 import { dataSetPageView, type DataSetPageView } from '../../services/data-sets/data-set.views';
 import { getQuizSet } from '../../services/data-sets/quiz-set.service';
 import { getUserGroupSet, getUserSet } from '../../services/data-sets/user-set.service';
+import type { DataSetItemType } from '../../db/entities/data-set.entity';
+import { pageSchemaName } from '../rest/openapi/openapi.page-schemas';
+import {
+  getDataSetRange,
+  type DataSetRange,
+} from '../../services/data-sets/data-set-items.service';
+import {
+  isGiven,
+  MAX_ITEMS_PER_PAGE,
+  parseIntegerParam,
+  type RawParam,
+} from '../../services/data-sets/data-set.params';
+import { Errors } from '../../errors';
 import { serializeDataSetPage } from '../rest/serializers/data-set.serializer';
 import { READ, SET } from './operation-costs';
 import { defineOperation, type RestBinding } from './operation-definition';
@@ -28,6 +41,11 @@ export const DATA_SET_PAGE: RestBinding<DataSetPageView> = {
   serialize: serializeDataSetPage,
 };
 
+/** A set-making operation's page: the same JSON, its OpenAPI schema typing its items. */
+export function pageOf(itemType: DataSetItemType): RestBinding<DataSetPageView> {
+  return { ...DATA_SET_PAGE, response: pageSchemaName(itemType) };
+}
+
 /** The view of a page the service made or read. */
 export async function pageView(
   ctx: RequestContext,
@@ -41,7 +59,7 @@ export const getQuizSetOperation = defineOperation({
   description:
     'Makes the set of quizzes matching all the given filters (at least one) and returns its first page.',
   graphQL: 'query',
-  rest: DATA_SET_PAGE,
+  rest: pageOf('quiz'),
   token: 'optional',
   cost: SET,
   parameters: [
@@ -67,7 +85,7 @@ export const getUserSetOperation = defineOperation({
   description:
     'Makes the set of users matching all the given filters (at least one) and returns its first page.',
   graphQL: 'query',
-  rest: DATA_SET_PAGE,
+  rest: pageOf('user'),
   token: 'optional',
   cost: SET,
   parameters: [
@@ -87,7 +105,7 @@ export const getUserGroupSetOperation = defineOperation({
   description:
     'Makes the set of the groups the requester owns or belongs to and returns its first page.',
   graphQL: 'query',
-  rest: DATA_SET_PAGE,
+  rest: pageOf('userGroup'),
   token: 'required',
   cost: SET,
   parameters: [textParameter('search', 'name prefix'), pageSizeParameter],
@@ -104,7 +122,7 @@ export const getDataSetPageOperation = defineOperation({
   cost: READ,
   parameters: [
     idParameter('dataSetId', 'the set', 'data set id', { required: true }),
-    integerParameter('pageIndex', '1 to numberOfPages (default 1)'),
+    integerParameter('pageIndex', '1 to numberOfPages (default 1)', { minimum: 1 }),
   ],
   run: (ctx, { dataSetId, pageIndex }) => pageView(ctx, getPage(ctx, dataSetId, pageIndex)),
 });
@@ -131,4 +149,74 @@ export const computeDataSetOperation = defineOperation({
   ],
   run: (ctx, { dataSetId1, dataSetId2, operator, numberOfItemsPerPage }) =>
     pageView(ctx, computeDataSet(ctx, dataSetId1, dataSetId2, operator, { numberOfItemsPerPage })),
+});
+
+/** Items of getDataSetItems without `first` (a page of the default size), and at most. */
+export const DEFAULT_ITEMS_FIRST = 50;
+
+/** A Relay cursor: opaque to clients, the set and a position within it. */
+export function itemCursor(dataSetId: number, position: number): string {
+  return Buffer.from(`${dataSetId}:${position}`).toString('base64url');
+}
+
+/** The position an `after` cursor names in set `dataSetId`; 0 without one. */
+function positionAfter(operation: string, dataSetId: RawParam, after: RawParam): number {
+  if (!isGiven(after)) return 0;
+  const [, set, position] =
+    /^(\d+):(\d+)$/.exec(Buffer.from(String(after), 'base64url').toString('utf8')) ?? [];
+  if (set === undefined || set !== String(dataSetId).trim()) {
+    throw Errors.badParameter(operation, 'after', after, 'not a cursor of this data set');
+  }
+  return Number(position);
+}
+
+/** What getDataSetItems answers: a run of a set's items, each with its position. */
+export interface DataSetItemsView {
+  page: DataSetPageView;
+  /** The position of each of page.items in the set. */
+  positions: number[];
+  /** Whether items come before the first one given (positions from 1). */
+  hasPreviousPage: boolean;
+  hasNextPage: boolean;
+}
+
+/** The positions of a range's items as the view shows them (some may be left out). */
+function itemPositions(range: DataSetRange, page: DataSetPageView): number[] {
+  if (range.page.itemIds.length === 0) {
+    // Computed items: their id is their position.
+    return page.items.map((item) => (item as { id: number }).id);
+  }
+  const byId = new Map(range.page.itemIds.map((id, index) => [id, range.positions[index]]));
+  return page.items.map((item) => byId.get((item as { id: number }).id) as number);
+}
+
+export const getDataSetItemsOperation = defineOperation({
+  name: 'getDataSetItems',
+  description:
+    'The items of a data set the requester made, as a Relay connection over its stored order: `first` items (0 to 1000, default 50) after the cursor `after`.',
+  graphQL: 'query',
+  token: 'optional',
+  cost: READ,
+  parameters: [
+    idParameter('dataSetId', 'the set', 'data set id', { required: true }),
+    integerParameter('first', 'how many items, 0 to 1000 (default 50)', {
+      minimum: 0,
+      maximum: MAX_ITEMS_PER_PAGE,
+    }),
+    textParameter('after', 'the cursor of the item to start after (endCursor of the last call)'),
+  ],
+  run: async (ctx, { dataSetId, first, after }): Promise<DataSetItemsView> => {
+    const count = isGiven(first)
+      ? parseIntegerParam(ctx.operation, 'first', first, 0, MAX_ITEMS_PER_PAGE)
+      : DEFAULT_ITEMS_FIRST;
+    const from = positionAfter(ctx.operation, dataSetId, after);
+    const range = await getDataSetRange(ctx, dataSetId, from, count);
+    const page = await dataSetPageView(ctx, range.page);
+    return {
+      page,
+      positions: itemPositions(range, page),
+      hasPreviousPage: from > 0,
+      hasNextPage: from + count < range.page.totalNumberOfItems,
+    };
+  },
 });

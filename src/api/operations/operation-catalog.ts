@@ -1,5 +1,6 @@
 import {
   computeDataSetOperation,
+  getDataSetItemsOperation,
   getDataSetPageOperation,
   getQuizSetOperation,
   getUserGroupSetOperation,
@@ -39,6 +40,7 @@ export const OPERATIONS = {
   getUserSet: getUserSetOperation,
   getUserGroupSet: getUserGroupSetOperation,
   getDataSetPage: getDataSetPageOperation,
+  getDataSetItems: getDataSetItemsOperation,
   computeDataSet: computeDataSetOperation,
   exportDataSet: exportDataSetOperation,
   getResults: getResultsOperation,

@@ -1,7 +1,8 @@
 import { Errors } from '../../errors';
-import type { RawParam } from '../../services/data-sets/data-set.params';
+import { MAX_ITEMS_PER_PAGE, type RawParam } from '../../services/data-sets/data-set.params';
 import type { RawListParam } from '../../services/results/result-parameters';
 import { parseId } from '../ids';
+import { ID_BODY_SCHEMA, ID_PATTERN } from '../rest/openapi/openapi.ids';
 import type { JsonSchema } from '../rest/openapi/openapi.schemas';
 import type { ParameterDefinition } from './operation-definition';
 
@@ -25,11 +26,10 @@ function given(raw: unknown): boolean {
 
 const idSchema = (of: string): JsonSchema => ({
   type: 'string',
-  pattern: '^[0-9]+$',
+  pattern: ID_PATTERN,
   description: of,
 });
 const TEXT: JsonSchema = { type: 'string' };
-const NUMBER_TEXT: JsonSchema = { type: 'string', pattern: '^[0-9]+$' };
 
 /** A parameter the service checks itself: handed over as received. */
 function handedOver<N extends string>(
@@ -52,6 +52,7 @@ export function itemIdParameter<N extends string>(
     description,
     graphQLType: 'ID',
     schema: idSchema(of),
+    bodySchema: { ...ID_BODY_SCHEMA, description: of },
     rest: 'text',
     parse: (operation, parameterName, raw) => {
       if (raw === undefined || raw === null) throw Errors.missingParameter(operation, name);
@@ -124,18 +125,25 @@ export function booleanParameter<N extends string>(
   });
 }
 
-/** An integer: digits on REST, Int on GraphQL. */
+/** An integer (from `minimum`, at most `maximum`): digits on REST, Int on GraphQL. */
 export function integerParameter<N extends string>(
   name: N,
   description: string,
+  range: { minimum?: number; maximum?: number } = {},
 ): ParameterDefinition<N, RawParam> {
-  return handedOver({ name, description, graphQLType: 'Int', schema: NUMBER_TEXT });
+  return handedOver({
+    name,
+    description,
+    graphQLType: 'Int',
+    schema: { type: 'integer', ...range },
+  });
 }
 
 /** The page size of a set-making operation. */
 export const pageSizeParameter = integerParameter(
   'numberOfItemsPerPage',
-  'page size of the set made, 1 to 1000 (default 50)',
+  `page size of the set made, 1 to ${MAX_ITEMS_PER_PAGE} (default 50)`,
+  { minimum: 1, maximum: MAX_ITEMS_PER_PAGE },
 );
 
 /** One name of a closed list: a GraphQL enum. */
@@ -152,25 +160,27 @@ export function choiceParameter<N extends string>(
     description,
     graphQLType: graphQLEnum,
     values,
-    schema: { enum: [...values] },
+    schema: { type: 'string', enum: [...values] },
   });
 }
 
-/** Names of a closed list: comma-separated on REST, a list of an enum on GraphQL. */
+/**
+ * Names of a closed list: comma-separated on REST (an array the OpenAPI description serialises
+ * with style form, explode false), a list of an enum on GraphQL.
+ */
 export function choiceListParameter<N extends string>(
   name: N,
   description: string,
   values: readonly string[],
   graphQLEnum: string,
 ): ParameterDefinition<N, RawListParam> {
-  const one = values.join('|');
   return {
     name,
     required: false,
     description,
     graphQLType: `[${graphQLEnum}!]`,
     values,
-    schema: { type: 'string', pattern: `^(${one})(,(${one}))*$` },
+    schema: { type: 'array', items: { type: 'string', enum: [...values] }, minItems: 1 },
     rest: 'text',
     parse: passList,
   };
@@ -186,7 +196,7 @@ export function idListParameter<N extends string>(
     required: false,
     description,
     graphQLType: '[ID!]',
-    schema: { type: 'string', pattern: '^[0-9]+(,[0-9]+)*$' },
+    schema: { type: 'array', items: { type: 'string', pattern: ID_PATTERN }, minItems: 1 },
     rest: 'text',
     parse: passList,
   };
@@ -195,22 +205,25 @@ export function idListParameter<N extends string>(
 /**
  * A JSON payload: URL-encoded JSON text in a query string, a value in a JSON body, an input
  * object on GraphQL (`graphQLInput`, whose component schema describes the body field), or a
- * list of them.
+ * list of them (`list`: how many the service takes).
  */
 export function payloadParameter<N extends string>(
   name: N,
   description: string,
   graphQLInput: string,
-  options: { list?: boolean } = {},
+  options: { list?: { min: number; max: number } } = {},
 ): ParameterDefinition<N, unknown> {
   const item: JsonSchema = { $ref: `#/components/schemas/${graphQLInput}` };
+  const { list } = options;
   return {
     name,
     required: true,
     description,
-    graphQLType: options.list ? `[${graphQLInput}!]` : graphQLInput,
+    graphQLType: list ? `[${graphQLInput}!]` : graphQLInput,
     schema: TEXT,
-    bodySchema: options.list ? { type: 'array', items: item } : item,
+    bodySchema: list
+      ? { type: 'array', items: item, minItems: list.min, maxItems: list.max }
+      : item,
     rest: 'json',
     parse: (_operation, _name, raw) => raw,
   };

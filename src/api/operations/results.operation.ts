@@ -8,7 +8,7 @@ import {
 import { getResults } from '../../services/results/results.service';
 import { getSessionResults } from '../../services/results/session-results.service';
 import { LIVE_RESULTS_GAP_MS, watchSessionResults } from '../../services/live/live-results.service';
-import { DATA_SET_PAGE, pageView } from './data-set.operation';
+import { pageOf, pageView } from './data-set.operation';
 import { SET } from './operation-costs';
 import { defineOperation } from './operation-definition';
 import {
@@ -73,7 +73,7 @@ export const getResultsOperation = defineOperation({
   description:
     "Computes the results of a user set on a quiz set (both the requester's) into a new set of computed results and returns its first page: detailed (one item per attempt) without aggregationFunctions, else one item per (user or quiz, function). Both cover the attempts the requester may see: those in sessions it owns and its own; aggregates with an API key alone count none, unless the operator restored the legacy open reads (LEGACY_OPEN_READS, every attempt). A survey has no score: its nbGoodAnswers, goodAnswersPercent and percentile are null.",
   graphQL: 'query',
-  rest: DATA_SET_PAGE,
+  rest: pageOf('computedResult'),
   token: 'forDetailedResults',
   cost: SET,
   parameters: [

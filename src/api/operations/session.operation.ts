@@ -79,7 +79,7 @@ export const addAnswersOperation = defineOperation({
       'answers',
       'JSON array (schema AnswerInput): userId, quizId, questionIndex, answer; answeredAt optional',
       'AnswerInput',
-      { list: true },
+      { list: ANSWER_LIMITS.batch },
     ),
   ],
   run: (ctx, args) => addAnswers(ctx, args.sessionId, args.answers),

@@ -2,7 +2,7 @@ import {
   getQuestionStatistics,
   getQuizStatistics,
 } from '../../services/statistics/statistics.service';
-import { DATA_SET_PAGE, pageView } from './data-set.operation';
+import { pageOf, pageView } from './data-set.operation';
 import { SET } from './operation-costs';
 import { defineOperation } from './operation-definition';
 import { pageSizeParameter } from './operation-parameters';
@@ -30,7 +30,7 @@ export const getQuestionStatisticsOperation = defineOperation({
   name: 'getQuestionStatistics',
   description: `Computes the statistics of every question of the quiz set (facility, discrimination, choice counts) into a new set of questionStatistic items, ordered by quiz then question, and returns its first page. ${COUNTED}`,
   graphQL: 'query',
-  rest: DATA_SET_PAGE,
+  rest: pageOf('questionStatistic'),
   token: 'required',
   tokenReason: TOKEN_REASON,
   cost: SET,
@@ -42,7 +42,7 @@ export const getQuizStatisticsOperation = defineOperation({
   name: 'getQuizStatistics',
   description: `Computes the statistics of every quiz of the quiz set (mean, median and standard deviation of goodAnswersPercent, Cronbach's alpha, histogram) into a new set of quizStatistic items, ordered by quiz, and returns its first page. ${COUNTED}`,
   graphQL: 'query',
-  rest: DATA_SET_PAGE,
+  rest: pageOf('quizStatistic'),
   token: 'required',
   tokenReason: TOKEN_REASON,
   cost: SET,

@@ -7,6 +7,7 @@ import { authenticateCredentials } from '../../services/auth/credentials.service
 import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { credentialsFrom } from '../credentials.reader';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
+import { refusedBody } from '../http/request-limits.middleware';
 import { unknownOperation } from '../http/wire';
 import { operationCost, REST_CATALOG } from '../operations/operation-catalog';
 import { pointsForItems } from '../operations/operation-costs';
@@ -64,6 +65,9 @@ export function restRouter(
       const allow = req.method === 'HEAD' && op.methods.includes('GET') ? undefined : op.methods;
       if (allow) throw Errors.methodNotAllowed(name, req.method, allow);
     }
+    // A body that is not JSON in UTF-8 is refused, never read as no parameters (415).
+    const unreadable = refusedBody(res, name);
+    if (unreadable) throw unreadable;
     const params = mergeBody(name, req.query as QueryParams, req.body);
     const { requester, cachedCredentials } = await authenticateCredentials(
       deps,

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { FAVICON_LINK } from './favicon.routes';
 
 const ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -68,6 +69,7 @@ export function renderPage(title: string, body: string, extras: PageExtras = {})
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
+${FAVICON_LINK}
 <style>${STYLE}${extras.style ?? ''}</style>
 ${scripts}</head>
 <body>
@@ -105,7 +107,7 @@ export function setPageHeaders(res: Response, security: PageSecurity = {}): void
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none';${security.selfScripts ? " script-src 'self';" : ''} style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'`,
+    `default-src 'none';${security.selfScripts ? " script-src 'self';" : ''} style-src 'unsafe-inline'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'`,
   );
 }
 

@@ -44,7 +44,11 @@ export interface GenerateOptions {
   seed: number;
   /** Given to every teacher, so they can log in; pupils never get a password. */
   teacherPasswordHash?: string | null;
-  /** Every generated date falls before it; without it, the history starts on 2026-09-01. */
+  /**
+   * Every generated date falls before it. Without it the history starts on 2026-09-01 (fixed, for
+   * tests and benchmarks); the CLI passes the current time or --now, so that answers sent after
+   * a generation are newer than the generated ones.
+   */
   now?: Date;
 }
 

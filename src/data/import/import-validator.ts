@@ -324,6 +324,20 @@ function isRecordIterable(value: unknown): boolean {
   );
 }
 
+/** Levenshtein distance, for the near section name of a misspelled key. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j] + 1, current[j - 1] + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
 /**
  * Checks the top level of a document or source: an object whose sections, when present, are
  * arrays (or iterables). The records themselves are checked by ImportValidator as they are read.
@@ -334,6 +348,15 @@ export function asImportSource(input: unknown): ImportSource {
     throw new ImportErrors([new InvalidInputError('$', reason)], 0);
   }
   const problems = new ImportProblems();
+  // A misspelled section ("quizes") would else be skipped and the import reported as done.
+  for (const key of Object.keys(input)) {
+    if ((IMPORT_SECTIONS as readonly string[]).includes(key)) continue;
+    const near = IMPORT_SECTIONS.find((section) => editDistance(key.toLowerCase(), section) <= 2);
+    const hint = near
+      ? `; did you mean "${near}"?`
+      : `; the sections are ${IMPORT_SECTIONS.join(', ')}`;
+    problems.add(new InvalidInputError(key, `unknown top-level key "${key}"${hint}`));
+  }
   for (const section of IMPORT_SECTIONS) {
     const value = input[section];
     if (!absent(value) && !isRecordIterable(value))

@@ -47,7 +47,7 @@ const MULTIPLE_CHOICE_TYPES: readonly QuestionType[] = [
 ];
 const FREE_ANSWER_TYPES: readonly QuestionType[] = ['FreeAnswerText', 'FreeAnswerNumber'];
 // H:M:S, M:S or S; minutes and seconds after a colon stay below 60.
-const DURATION_PATTERN = /^\d{1,6}(?::[0-5]?\d){0,2}$/;
+export const DURATION_PATTERN = /^\d{1,6}(?::[0-5]?\d){0,2}$/;
 /**
  * The bounds of a quiz's content (contract.md §4, and §11's spirit for the counts the contract
  * leaves open: more would make a quiz nobody plays, and they bound the work of one request).

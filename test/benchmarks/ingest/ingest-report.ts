@@ -1,6 +1,7 @@
 import type { PhaseResult } from './ingest-phase';
 import {
   BATCH,
+  COMPARE_RATIO,
   GENERATE,
   PACED_RATE,
   PROBE_BATCH,
@@ -58,7 +59,7 @@ export function report(rounds: PhaseResult[][], memory: Memory): boolean {
     const label = `${TARGET_LABEL[target]}${paced ? ' (paced)' : ''}`;
     out(
       `${label.padEnd(44)}      ${perRound.join('')}${pad(Math.round(rate(target, paced)), 9)}` +
-        `${pad((rate(target, paced) / rate('floor', paced)).toFixed(2), 9)}   ${probeCells(target, paced)}`,
+        `${pad(present('floor', paced) ? (rate(target, paced) / rate('floor', paced)).toFixed(2) : '–', 9)}   ${probeCells(target, paced)}`,
     );
   };
   const hasBurst = rounds.flat().some((p) => p.rate === undefined);
@@ -101,7 +102,8 @@ export function report(rounds: PhaseResult[][], memory: Memory): boolean {
     const p99 = probe('service', 99, paced);
     out(
       `TARGET p99 ≤ ${TARGET.probeP99Ms} ms for a ${PROBE_BATCH}-answer batch ${load}: ` +
-        `${verdict(p99 <= TARGET.probeP99Ms)} (${p99.toFixed(1)} ms; the floor ${probe('floor', 99, paced).toFixed(1)} ms)`,
+        `${verdict(p99 <= TARGET.probeP99Ms)} (${p99.toFixed(1)} ms` +
+        `${present('floor', paced) ? `; the floor ${probe('floor', 99, paced).toFixed(1)} ms` : ''})`,
     );
   };
   out('');
@@ -109,7 +111,8 @@ export function report(rounds: PhaseResult[][], memory: Memory): boolean {
     const served = rate('service');
     out(
       `TARGET ≥ ${TARGET.answersPerSecond.toLocaleString('en')} answers/s through the service: ` +
-        `${verdict(served >= TARGET.answersPerSecond)} (median ${Math.round(served)}; the floor ${Math.round(floor)})`,
+        `${verdict(served >= TARGET.answersPerSecond)} (median ${Math.round(served)}` +
+        `${present('floor', false) ? `; the floor ${Math.round(floor)}` : ''})`,
     );
     p99Line(false, 'beside writers sending back to back');
   }
@@ -122,5 +125,22 @@ export function report(rounds: PhaseResult[][], memory: Memory): boolean {
         `probe ${probeCells('service', paced)} ms`,
     );
   }
+  if (present('compare', false)) compareLine(of('service'), of('compare'));
   return errors.length > 0;
+}
+
+/**
+ * This build's answers/s over the compared build's, round by round (phases of one round run
+ * minutes apart at most, so the machine's load weighs on both alike), and their median against
+ * the ratio issue 26 allows (BENCH_COMPARE_RATIO: 0.95, within 5 %).
+ */
+function compareLine(service: PhaseResult[], compare: PhaseResult[]): void {
+  const ratios = service.map(
+    (phase, i) => phase.answersPerSecond / (compare[i]?.answersPerSecond ?? NaN),
+  );
+  const ratio = median(ratios);
+  out(
+    `TARGET this build ≥ ${COMPARE_RATIO}× the compared build's answers/s (median of the rounds' ratios): ` +
+      `${ratio >= COMPARE_RATIO ? 'MET' : 'MISSED'} (${ratio.toFixed(3)}; by round ${ratios.map((r) => r.toFixed(3)).join(', ')})`,
+  );
 }

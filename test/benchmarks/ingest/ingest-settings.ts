@@ -20,6 +20,10 @@ export const BUILD_DIR = path.join(os.tmpdir(), 'quiz-ingest-bench-build');
 export const SERVICE_JS = process.env.BENCH_SERVICE_JS;
 /** A second build (another commit, say) run beside this one, its phases interleaved with the others. */
 export const COMPARE_JS = process.env.BENCH_COMPARE_JS;
+/** The least ratio of this build's answers/s to the compared build's counted as "the same" (issue 26). */
+export const COMPARE_RATIO = number('BENCH_COMPARE_RATIO', 0.95);
+/** The floor phases (BENCH_FLOORS=0: none, when two builds are compared). */
+export const FLOORS = process.env.BENCH_FLOORS !== '0';
 /** Write the service's CPU profile (node --cpu-prof) into this folder. */
 export const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 

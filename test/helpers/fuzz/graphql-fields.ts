@@ -1,12 +1,19 @@
 import fc from 'fast-check';
 import {
   ADD_ANSWERS_RESULT,
+  COMPUTED_RESULT_PAGE,
   DATA_SET,
+  DATA_SET_ITEM_CONNECTION,
   ITEM_ATTRIBUTE,
+  QUESTION_STATISTIC_PAGE,
   QUIZ,
+  QUIZ_PAGE,
+  QUIZ_STATISTIC_PAGE,
   SESSION,
   SESSION_RESULTS,
   USER,
+  USER_GROUP_PAGE,
+  USER_PAGE,
   type ObjectShape,
 } from './graphql-shapes';
 import { answersPayload, quizPayload, sessionPayload } from './payloads';
@@ -162,7 +169,7 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
         sessionId: id(pools.sessionIds),
         tag: stringArgument(searchValues),
       },
-      returns: DATA_SET,
+      returns: QUIZ_PAGE,
     },
     {
       name: 'getQuizAttribute',
@@ -199,25 +206,25 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
         userGroupSetId: id(setIds(pools, owner, 'userGroup')),
         userId: id(pools.userIds),
       },
-      returns: DATA_SET,
+      returns: USER_PAGE,
     },
     {
       name: 'getUserGroupSet',
       operation: 'query',
       args: { numberOfItemsPerPage: INT, search: stringArgument(searchValues) },
-      returns: DATA_SET,
+      returns: USER_GROUP_PAGE,
     },
     {
       name: 'getResults',
       operation: 'query',
       args: { ...results, ...overAttempts },
-      returns: DATA_SET,
+      returns: COMPUTED_RESULT_PAGE,
     },
     ...(['getQuestionStatistics', 'getQuizStatistics'] as const).map((name) => ({
       name,
       operation: 'query' as const,
       args: { numberOfItemsPerPage: INT, ...overAttempts },
-      returns: DATA_SET,
+      returns: name === 'getQuizStatistics' ? QUIZ_STATISTIC_PAGE : QUESTION_STATISTIC_PAGE,
     })),
     {
       name: 'getSessionResults',
@@ -241,6 +248,21 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
       operation: 'query',
       args: { dataSetId: id(setIds(pools, owner), true), pageIndex: INT },
       returns: DATA_SET,
+    },
+    {
+      name: 'getDataSetItems',
+      operation: 'query',
+      args: {
+        dataSetId: id(setIds(pools, owner), true),
+        first: INT,
+        // A cursor: opaque text, some of it the base64url of another set's position.
+        after: {
+          type: 'String',
+          clean: fc.constantFrom('MTox', 'bm9wZQ', ''),
+          any: fc.oneof(fc.string(), fc.constantFrom('MTox', '%%%', 'x'.repeat(300))),
+        },
+      },
+      returns: DATA_SET_ITEM_CONNECTION,
     },
     {
       name: 'addSession',

@@ -98,6 +98,7 @@ const COMPUTED_RESULT: ObjectShape = {
   fields: {
     ...scalars(
       'id',
+      'itemId',
       'userId',
       'quizId',
       'sessionId',
@@ -119,6 +120,7 @@ const QUESTION_STATISTIC: ObjectShape = {
   fields: {
     ...scalars(
       'id',
+      'itemId',
       'quizId',
       'questionIndex',
       'title',
@@ -138,6 +140,7 @@ const QUIZ_STATISTIC: ObjectShape = {
   fields: {
     ...scalars(
       'id',
+      'itemId',
       'quizId',
       'nbAttempts',
       'mean',
@@ -155,25 +158,58 @@ const DATA_SET_ITEM: UnionShape = {
   name: 'DataSetItem',
   members: () => [USER, QUIZ, USER_GROUP, COMPUTED_RESULT, QUESTION_STATISTIC, QUIZ_STATISTIC],
 };
+const PAGE_FIELDS = scalars(
+  'dataSetId',
+  'itemType',
+  'numberOfPages',
+  'numberOfItemsPerPage',
+  'totalNumberOfItems',
+  'currentPageIndex',
+);
+/** The DataSet interface (getDataSetPage, computeDataSet): items of any item type. */
 export const DATA_SET: ObjectShape = {
   kind: 'object',
   name: 'DataSet',
-  fields: {
-    ...scalars(
-      'dataSetId',
-      'itemType',
-      'numberOfPages',
-      'numberOfItemsPerPage',
-      'totalNumberOfItems',
-      'currentPageIndex',
-    ),
-    items: () => DATA_SET_ITEM,
-  },
+  fields: { ...PAGE_FIELDS, items: () => DATA_SET_ITEM },
 };
+/** A page type: the DataSet fields, items of its item type only (contract §15). */
+const pageOf = (name: string, item: ObjectShape): ObjectShape => ({
+  kind: 'object',
+  name,
+  fields: { ...PAGE_FIELDS, items: () => item },
+});
+export const USER_PAGE = pageOf('UserPage', USER);
+export const QUIZ_PAGE = pageOf('QuizPage', QUIZ);
+export const USER_GROUP_PAGE = pageOf('UserGroupPage', USER_GROUP);
+export const COMPUTED_RESULT_PAGE = pageOf('ComputedResultPage', COMPUTED_RESULT);
+export const QUESTION_STATISTIC_PAGE = pageOf('QuestionStatisticPage', QUESTION_STATISTIC);
+export const QUIZ_STATISTIC_PAGE = pageOf('QuizStatisticPage', QUIZ_STATISTIC);
 export const SESSION_RESULTS: ObjectShape = {
   kind: 'object',
   name: 'SessionResults',
-  fields: { userSet: () => DATA_SET, quizSet: () => DATA_SET, results: () => DATA_SET },
+  fields: {
+    userSet: () => USER_PAGE,
+    quizSet: () => QUIZ_PAGE,
+    results: () => COMPUTED_RESULT_PAGE,
+  },
+};
+/** getDataSetItems: a Relay connection over a set's items (contract §15). */
+export const DATA_SET_ITEM_CONNECTION: ObjectShape = {
+  kind: 'object',
+  name: 'DataSetItemConnection',
+  fields: {
+    ...scalars('totalCount'),
+    edges: () => ({
+      kind: 'object',
+      name: 'DataSetItemEdge',
+      fields: { ...scalars('cursor'), node: () => DATA_SET_ITEM },
+    }),
+    pageInfo: () => ({
+      kind: 'object',
+      name: 'PageInfo',
+      fields: scalars('hasNextPage', 'endCursor'),
+    }),
+  },
 };
 export const ITEM_ATTRIBUTE: ObjectShape = {
   kind: 'object',

@@ -16,7 +16,7 @@ import {
   IncludeQuizzesEnum,
   ResultTypeEnum,
 } from '../types/computed-result.type';
-import { DataSetObject, toDataSetObject } from '../types/data-set.type';
+import { ComputedResultPage, type DataSetObject, toDataSetObject } from '../types/data-set.type';
 import { QuizObject, toQuizObject } from '../types/quiz.type';
 import { SessionObject, toSessionObject } from '../types/session.type';
 import { SessionResultsObject, toSessionResultsObject } from '../types/session-results.type';
@@ -28,7 +28,7 @@ import { toUserType, type UserType } from '../types/user.type';
  */
 @Resolver(() => ComputedResultObject)
 export class ComputedResultResolver {
-  @Query(() => DataSetObject, {
+  @Query(() => ComputedResultPage, {
     nullable: true,
     description: rootFieldDescription(getResultsOperation),
   })

@@ -1,6 +1,7 @@
 import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import {
   computeDataSetOperation,
+  getDataSetItemsOperation,
   getDataSetPageOperation,
   getQuizSetOperation,
   getUserGroupSetOperation,
@@ -8,12 +9,23 @@ import {
 } from '../../operations/data-set.operation';
 import { rootFieldDescription } from '../../operations/operation-catalog';
 import { resolveOperation, type GraphQLContext } from '../graphql.context';
-import { DataSetObject, SetOperator, toDataSetObject } from '../types/data-set.type';
+import {
+  DataSetItemConnectionObject,
+  toDataSetItemConnection,
+} from '../types/data-set-connection.type';
+import {
+  DataSetObject,
+  QuizPage,
+  SetOperator,
+  toDataSetObject,
+  UserGroupPage,
+  UserPage,
+} from '../types/data-set.type';
 
 /** The set operations: the catalog's operations, their page views as DataSet objects. */
 @Resolver()
 export class DataSetResolver {
-  @Query(() => DataSetObject, {
+  @Query(() => QuizPage, {
     nullable: true,
     description: rootFieldDescription(getQuizSetOperation),
   })
@@ -45,7 +57,7 @@ export class DataSetResolver {
     );
   }
 
-  @Query(() => DataSetObject, {
+  @Query(() => UserPage, {
     nullable: true,
     description: rootFieldDescription(getUserSetOperation),
   })
@@ -70,7 +82,7 @@ export class DataSetResolver {
     );
   }
 
-  @Query(() => DataSetObject, {
+  @Query(() => UserGroupPage, {
     nullable: true,
     description: rootFieldDescription(getUserGroupSetOperation),
   })
@@ -95,6 +107,21 @@ export class DataSetResolver {
   ): Promise<DataSetObject> {
     return toDataSetObject(
       await resolveOperation(getDataSetPageOperation, context, { dataSetId, pageIndex }),
+    );
+  }
+
+  @Query(() => DataSetItemConnectionObject, {
+    nullable: true,
+    description: rootFieldDescription(getDataSetItemsOperation),
+  })
+  async getDataSetItems(
+    @Ctx() context: GraphQLContext,
+    @Arg('dataSetId', () => ID) dataSetId: string,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<DataSetItemConnectionObject> {
+    return toDataSetItemConnection(
+      await resolveOperation(getDataSetItemsOperation, context, { dataSetId, first, after }),
     );
   }
 

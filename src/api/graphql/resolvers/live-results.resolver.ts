@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   Arg,
   Ctx,
@@ -21,6 +22,15 @@ import {
   ResultTypeEnum,
   toComputedResultObject,
 } from '../types/computed-result.type';
+
+/**
+ * The scope of a subscription's item ids: its session and what it asks for, so two
+ * subscriptions that ask the same share ids and others never do (contract.md §15).
+ */
+function liveScope(sessionId: string, asked: readonly unknown[]): string {
+  const digest = createHash('sha256').update(JSON.stringify(asked)).digest('hex').slice(0, 12);
+  return `live.${sessionId}.${digest}`;
+}
 
 type SessionResultsArguments = GraphQLArguments<(typeof sessionResultsOperation)['parameters']>;
 
@@ -52,19 +62,26 @@ export class LiveResultsResolver {
   sessionResults(
     @Root() event: LiveResultsEvent,
     @Ctx() context: GraphQLContext,
-    // The arguments reach subscribeSessionResults; declared here, for the field's are the method's.
-    @Arg('sessionId', () => ID) _sessionId: string,
-    @Arg('resultTypes', () => [ResultTypeEnum], { nullable: true }) _resultTypes?: string[],
+    // The arguments reach subscribeSessionResults (declared here, for the field's are the
+    // method's); here they scope the items' ids.
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('resultTypes', () => [ResultTypeEnum], { nullable: true }) resultTypes?: string[],
     @Arg('aggregationFunctions', () => [AggregationFunctionEnum], { nullable: true })
-    _aggregationFunctions?: string[],
-    @Arg('groupBy', () => GroupByEnum, { nullable: true }) _groupBy?: string,
-    @Arg('includeQuizzes', () => IncludeQuizzesEnum, { nullable: true }) _includeQuizzes?: string,
+    aggregationFunctions?: string[],
+    @Arg('groupBy', () => GroupByEnum, { nullable: true }) groupBy?: string,
+    @Arg('includeQuizzes', () => IncludeQuizzesEnum, { nullable: true }) includeQuizzes?: string,
   ): ComputedResultObject[] {
     // A message with the error, then the end (the token expired).
     if (event.kind === 'ended') throw event.error;
     // Each message reads users and quizzes afresh: a subscription outlives a request's caches.
     const { ctx } = context;
     context.ctx = { ...ctx, loaders: createLoaders(ctx.db, ctx.requester) };
-    return event.items.map(toComputedResultObject);
+    const scope = liveScope(sessionId, [
+      resultTypes ?? null,
+      aggregationFunctions ?? null,
+      groupBy ?? null,
+      includeQuizzes ?? null,
+    ]);
+    return event.items.map((item) => toComputedResultObject(item, scope));
   }
 }

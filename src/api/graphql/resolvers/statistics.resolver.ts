@@ -20,12 +20,17 @@ import {
   getQuizStatisticsOperation,
 } from '../../operations/statistics.operation';
 import { resolveOperation, type GraphQLContext } from '../graphql.context';
-import { DataSetObject, toDataSetObject } from '../types/data-set.type';
+import {
+  type DataSetObject,
+  QuestionStatisticPage,
+  QuizStatisticPage,
+  toDataSetObject,
+} from '../types/data-set.type';
 import { QuizObject, toQuizObject } from '../types/quiz.type';
 import {
   QuestionStatisticObject,
   QuizStatisticObject,
-  toQuestionStatisticObject,
+  toQuizQuestionStatisticObjects,
 } from '../types/statistics.type';
 
 /**
@@ -61,7 +66,7 @@ async function readableQuiz(ctx: RequestContext, quizId: string): Promise<QuizOb
 
 @Resolver(() => QuestionStatisticObject)
 export class QuestionStatisticResolver {
-  @Query(() => DataSetObject, {
+  @Query(() => QuestionStatisticPage, {
     nullable: true,
     description: rootFieldDescription(getQuestionStatisticsOperation),
   })
@@ -85,7 +90,7 @@ export class QuestionStatisticResolver {
 
 @Resolver(() => QuizStatisticObject)
 export class QuizStatisticResolver {
-  @Query(() => DataSetObject, {
+  @Query(() => QuizStatisticPage, {
     nullable: true,
     description: rootFieldDescription(getQuizStatisticsOperation),
   })
@@ -117,6 +122,6 @@ export class QuizStatisticResolver {
       statistic.dataSetId,
       Number(statistic.quizId),
     );
-    return views.map(toQuestionStatisticObject);
+    return toQuizQuestionStatisticObjects(statistic, views);
   }
 }

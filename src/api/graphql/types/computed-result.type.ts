@@ -11,6 +11,17 @@ import { QuizObject } from './quiz.type';
 import { SessionObject } from './session.type';
 import { UserType } from './user.type';
 
+/** What the two ids of an item that lives only inside a data set mean (contract.md §15). */
+export const ITEM_ID_DESCRIPTION =
+  'Unique among the items of its type across the service: its data set and its number there (`41:3`), so caches keep the items of different sets apart.';
+export const ITEM_NUMBER_DESCRIPTION =
+  'Its number in its data set (1-based position, the `id` REST shows), or in the list that holds it.';
+
+/** The GraphQL id of item `itemId` of set (or list) `scope`. */
+export function globalItemId(scope: string | number, itemId: number | string): string {
+  return `${scope}:${itemId}`;
+}
+
 const enumOf = <T extends string>(values: readonly T[]) =>
   Object.fromEntries(values.map((value) => [value, value])) as Record<T, T>;
 
@@ -27,8 +38,11 @@ registerEnumType(IncludeQuizzesEnum, { name: 'IncludeQuizzes' });
 
 @ObjectType()
 abstract class ComputedResultFields {
-  @Field(() => ID, { description: 'Unique within its data set.' })
+  @Field(() => ID, { description: ITEM_ID_DESCRIPTION })
   id!: string;
+
+  @Field(() => ID, { description: ITEM_NUMBER_DESCRIPTION })
+  itemId!: string;
 
   @Field(() => ID, { nullable: true })
   userId!: string | null;
@@ -70,10 +84,17 @@ export class ComputedResultObject extends ComputedResultFields {
 
 const id = (value: number | null) => (value === null ? null : String(value));
 
-/** The view as the GraphQL object; user, quiz and session are resolved on demand. */
-export function toComputedResultObject(view: ComputedResultView): ComputedResultObject {
+/**
+ * The view as the GraphQL object of set (or live list) `scope`; user, quiz and session are
+ * resolved on demand.
+ */
+export function toComputedResultObject(
+  view: ComputedResultView,
+  scope: string | number,
+): ComputedResultObject {
   const result: ComputedResultObject = Object.assign(new ComputedResultObject(), {
-    id: String(view.id),
+    id: globalItemId(scope, view.id),
+    itemId: String(view.id),
     userId: id(view.userId),
     quizId: id(view.quizId),
     sessionId: id(view.sessionId),

@@ -1,4 +1,13 @@
-import { createUnionType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import {
+  createUnionType,
+  Field,
+  ID,
+  Int,
+  InterfaceType,
+  ObjectType,
+  registerEnumType,
+  type ClassType,
+} from 'type-graphql';
 import { DATA_SET_ITEM_TYPES, type DataSetItemType } from '../../../db/entities/data-set.entity';
 import type { DataSetPageView } from '../../../services/data-sets/data-set.views';
 import { ComputedResultObject, toComputedResultObject } from './computed-result.type';
@@ -61,12 +70,26 @@ export const DataSetItemUnion = createUnionType({
   },
 });
 
-@ObjectType('DataSet', {
-  simpleResolvers: true,
+/** The page type of each item type (contract.md §15). */
+export const PAGE_TYPE_NAMES = {
+  user: 'UserPage',
+  quiz: 'QuizPage',
+  userGroup: 'UserGroupPage',
+  computedResult: 'ComputedResultPage',
+  questionStatistic: 'QuestionStatisticPage',
+  quizStatistic: 'QuizStatisticPage',
+} as const satisfies Record<DataSetItemType, string>;
+
+/**
+ * A page of a data set, whatever its item type: what getDataSetPage and computeDataSet return,
+ * and what every page type implements (fragments `on DataSet` read any page).
+ */
+@InterfaceType('DataSet', {
   description:
-    'One page of a data set (spec §2.3); pass dataSetId to getDataSetPage for the others.',
+    'One page of a data set (spec §2.3); pass dataSetId to getDataSetPage for the others. Each page type (UserPage, QuizPage…) narrows items to its item type.',
+  resolveType: (page: { itemType: DataSetItemType }) => PAGE_TYPE_NAMES[page.itemType],
 })
-export class DataSetObject {
+export abstract class DataSetObject {
   @Field(() => ID)
   dataSetId!: string;
 
@@ -85,9 +108,58 @@ export class DataSetObject {
   @Field(() => Int, { description: '1-based' })
   currentPageIndex!: number;
 
-  @Field(() => [DataSetItemUnion])
+  @Field(() => [DataSetItemUnion], { description: 'The items of the page, in set order.' })
   items!: unknown[];
 }
+
+/** The page type of one item type: the DataSet fields, items of that type only. */
+function pageType<T extends object>(name: string, item: ClassType<T>, of: string) {
+  @ObjectType(name, {
+    implements: DataSetObject,
+    simpleResolvers: true,
+    description: `One page of a data set of ${of}; pass dataSetId to getDataSetPage for the others.`,
+  })
+  class Page extends DataSetObject {
+    @Field(() => [item], { description: 'The items of the page, in set order.' })
+    declare items: T[];
+  }
+  return Page;
+}
+
+export const UserPage = pageType(PAGE_TYPE_NAMES.user, UserType, 'users');
+export type UserPage = InstanceType<typeof UserPage>;
+export const QuizPage = pageType(PAGE_TYPE_NAMES.quiz, QuizObject, 'quizzes');
+export type QuizPage = InstanceType<typeof QuizPage>;
+export const UserGroupPage = pageType(PAGE_TYPE_NAMES.userGroup, UserGroupObject, 'user groups');
+export type UserGroupPage = InstanceType<typeof UserGroupPage>;
+export const ComputedResultPage = pageType(
+  PAGE_TYPE_NAMES.computedResult,
+  ComputedResultObject,
+  'computed results',
+);
+export type ComputedResultPage = InstanceType<typeof ComputedResultPage>;
+export const QuestionStatisticPage = pageType(
+  PAGE_TYPE_NAMES.questionStatistic,
+  QuestionStatisticObject,
+  'question statistics',
+);
+export type QuestionStatisticPage = InstanceType<typeof QuestionStatisticPage>;
+export const QuizStatisticPage = pageType(
+  PAGE_TYPE_NAMES.quizStatistic,
+  QuizStatisticObject,
+  'quiz statistics',
+);
+export type QuizStatisticPage = InstanceType<typeof QuizStatisticPage>;
+
+/** The class of each page type, by item type. */
+const PAGE_CLASSES: Record<DataSetItemType, new () => DataSetObject> = {
+  user: UserPage,
+  quiz: QuizPage,
+  userGroup: UserGroupPage,
+  computedResult: ComputedResultPage,
+  questionStatistic: QuestionStatisticPage,
+  quizStatistic: QuizStatisticPage,
+};
 
 /** Each item view as the GraphQL object of its type. */
 function itemObjects(page: DataSetPageView): DataSetObject['items'] {
@@ -105,17 +177,17 @@ function itemObjects(page: DataSetPageView): DataSetObject['items'] {
         }),
       );
     case 'computedResult':
-      return page.items.map(toComputedResultObject);
+      return page.items.map((item) => toComputedResultObject(item, page.dataSetId));
     case 'questionStatistic':
-      return page.items.map(toQuestionStatisticObject);
+      return page.items.map((item) => toQuestionStatisticObject(item, page.dataSetId));
     case 'quizStatistic':
       return page.items.map(toQuizStatisticObject);
   }
 }
 
-/** The page view as the GraphQL object (spec §2.3). */
+/** The page view as the GraphQL object of its page type (spec §2.3). */
 export function toDataSetObject(page: DataSetPageView): DataSetObject {
-  return Object.assign(new DataSetObject(), {
+  return Object.assign(new PAGE_CLASSES[page.itemType](), {
     dataSetId: String(page.dataSetId),
     itemType: page.itemType,
     numberOfPages: page.numberOfPages,

@@ -3,7 +3,8 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-gr
 import { QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
 import { QUIZ_VISIBILITIES, type QuizVisibility } from '../../../db/entities/quiz.entity';
 import type { QuizView } from '../../../services/quizzes/quiz.views';
-import { QuestionObject, toQuestionObject } from './question.type';
+import type { MediaType } from '../../../db/entities/question.entity';
+import { MediaKind, QuestionObject, toQuestionObject } from './question.type';
 import { toUserType, UserType } from './user.type';
 
 export const Visibility = Object.fromEntries(QUIZ_VISIBILITIES.map((v) => [v, v])) as Record<
@@ -79,11 +80,11 @@ export function toQuizObject(view: QuizView): QuizObject {
 
 @InputType('MediaInput')
 export class MediaInput {
-  @Field(() => String, { nullable: true })
-  type?: string;
+  @Field(() => MediaKind)
+  type!: MediaType;
 
-  @Field(() => String, { nullable: true })
-  url?: string;
+  @Field(() => String)
+  url!: string;
 }
 
 /**
@@ -103,16 +104,15 @@ const {
 @InputType('QuestionInput')
 export class QuestionInput {
   @Field(() => String, {
-    nullable: true,
     description: `${questionTitleLength.min} to ${questionTitleLength.max} characters.`,
   })
-  title?: string;
+  title!: string;
 
+  // Text, not the QuestionType enum: the legacy spellings are read as aliases (contract.md §4).
   @Field(() => String, {
-    nullable: true,
     description: 'A question type, or one of its accepted aliases.',
   })
-  type?: string;
+  type!: string;
 
   @Field(() => MediaInput, { nullable: true })
   media?: MediaInput;
@@ -141,22 +141,20 @@ export class QuestionInput {
 })
 export class QuizInput {
   @Field(() => String, {
-    nullable: true,
     description: `${titleLength.min} to ${titleLength.max} characters.`,
   })
-  title?: string;
+  title!: string;
 
-  @Field(() => String, { nullable: true, description: 'public, private or draft.' })
-  visibility?: string;
+  @Field(() => Visibility)
+  visibility!: QuizVisibility;
 
-  @Field(() => Boolean, { nullable: true })
-  survey?: boolean;
+  @Field(() => Boolean)
+  survey!: boolean;
 
   @Field(() => [String], {
-    nullable: true,
     description: `${tags.min} to ${tags.max} distinct tags of ${tagLength.min} to ${tagLength.max} characters, without " or \\.`,
   })
-  tags?: string[];
+  tags!: string[];
 
   @Field(() => [QuestionInput], {
     nullable: true,

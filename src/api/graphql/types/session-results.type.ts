@@ -1,6 +1,12 @@
 import { Field, ObjectType } from 'type-graphql';
 import type { SessionResultsView } from '../../operations/results.operation';
-import { DataSetObject, toDataSetObject } from './data-set.type';
+import {
+  ComputedResultPage,
+  QuizPage,
+  toDataSetObject,
+  UserPage,
+  type DataSetObject,
+} from './data-set.type';
 
 @ObjectType('SessionResults', {
   simpleResolvers: true,
@@ -8,13 +14,13 @@ import { DataSetObject, toDataSetObject } from './data-set.type';
     'The typical flow of the spec in one request: the user set and quiz set of a session, and their results.',
 })
 export class SessionResultsObject {
-  @Field(() => DataSetObject)
+  @Field(() => UserPage)
   userSet!: DataSetObject;
 
-  @Field(() => DataSetObject)
+  @Field(() => QuizPage)
   quizSet!: DataSetObject;
 
-  @Field(() => DataSetObject)
+  @Field(() => ComputedResultPage)
   results!: DataSetObject;
 }
 

@@ -84,14 +84,11 @@ export function toAddAnswersResultObject(result: AddAnswersResult): AddAnswersRe
   description: 'addSession payload; the constraints are those of REST addSession.',
 })
 export class SessionInput {
-  @Field(() => String, { nullable: true, description: '1 to 250 characters; required.' })
-  title?: string;
+  @Field(() => String, { description: '1 to 250 characters.' })
+  title!: string;
 
-  @Field(() => [ID], {
-    nullable: true,
-    description: '1 to 100 quizzes the requester may see; required.',
-  })
-  quizIds?: string[];
+  @Field(() => [ID], { description: '1 to 100 quizzes the requester may see.' })
+  quizIds!: string[];
 
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD hh:mm:ss, UTC; now by default.' })
   startDate?: string;
@@ -115,23 +112,19 @@ export class SessionInput {
   description: 'One answer of addAnswers; the constraints are those of REST addAnswers.',
 })
 export class AnswerInput {
-  @Field(() => ID, { nullable: true, description: 'Required.' })
-  userId?: string;
+  @Field(() => ID)
+  userId!: string;
 
-  @Field(() => ID, { nullable: true, description: 'Required: one of the session’s quizzes.' })
-  quizId?: string;
+  @Field(() => ID, { description: 'One of the session’s quizzes.' })
+  quizId!: string;
 
-  @Field(() => Int, {
-    nullable: true,
-    description: "Required: 0-based position in the quiz's questions.",
-  })
-  questionIndex?: number;
+  @Field(() => Int, { description: "0-based position in the quiz's questions." })
+  questionIndex!: number;
 
   @Field(() => JSONResolver, {
-    nullable: true,
-    description: 'Required: an index, indexes, a boolean, a text or a number, by question type.',
+    description: 'An index, indexes, a boolean, a text or a number, by question type.',
   })
-  answer?: unknown;
+  answer!: unknown;
 
   @Field(() => String, {
     nullable: true,

@@ -9,6 +9,7 @@ import {
   type StatisticField,
 } from '../../../services/statistics/item-statistics.registry';
 import { QuestionKind } from './question.type';
+import { globalItemId, ITEM_ID_DESCRIPTION, ITEM_NUMBER_DESCRIPTION } from './computed-result.type';
 import { QuizObject } from './quiz.type';
 
 /** The GraphQL objects of item analysis (contract.md §12), described from the registry. */
@@ -20,8 +21,11 @@ const quiz = (name: string) => ({ description: described(QUIZ_STATISTIC_FIELDS, 
 
 @ObjectType('QuestionStatistic', { simpleResolvers: true })
 export class QuestionStatisticObject {
-  @Field(() => ID, { description: 'Unique within its data set.' })
+  @Field(() => ID, { description: ITEM_ID_DESCRIPTION })
   id!: string;
+
+  @Field(() => ID, { description: ITEM_NUMBER_DESCRIPTION })
+  itemId!: string;
 
   @Field(() => ID, question('quizId'))
   quizId!: string;
@@ -59,8 +63,11 @@ export class QuestionStatisticObject {
 
 @ObjectType('QuizStatistic', { simpleResolvers: true })
 export class QuizStatisticObject {
-  @Field(() => ID, { description: 'Unique within its data set.' })
+  @Field(() => ID, { description: ITEM_ID_DESCRIPTION })
   id!: string;
+
+  @Field(() => ID, { description: ITEM_NUMBER_DESCRIPTION })
+  itemId!: string;
 
   /** Not a field: where its question statistics are kept. */
   dataSetId!: number;
@@ -99,18 +106,42 @@ export class QuizStatisticObject {
   questions!: QuestionStatisticObject[];
 }
 
-export function toQuestionStatisticObject(view: QuestionStatisticView): QuestionStatisticObject {
+/** An item of questionStatistic set `dataSetId`. */
+export function toQuestionStatisticObject(
+  view: QuestionStatisticView,
+  dataSetId: number,
+): QuestionStatisticObject {
   return Object.assign(new QuestionStatisticObject(), {
     ...view,
-    id: String(view.id),
+    id: globalItemId(dataSetId, view.id),
+    itemId: String(view.id),
     quizId: String(view.quizId),
   });
+}
+
+/**
+ * The questions of item `quiz` of a quizStatistic set, which no set holds: numbered in their
+ * list, identified by the quiz's item (`41:3:2`, set 41, item 3, its second question).
+ */
+export function toQuizQuestionStatisticObjects(
+  quiz: QuizStatisticObject,
+  views: readonly QuestionStatisticView[],
+): QuestionStatisticObject[] {
+  return views.map((view, index) =>
+    Object.assign(new QuestionStatisticObject(), {
+      ...view,
+      id: globalItemId(quiz.id, index + 1),
+      itemId: String(index + 1),
+      quizId: String(view.quizId),
+    }),
+  );
 }
 
 export function toQuizStatisticObject(view: QuizStatisticView): QuizStatisticObject {
   return Object.assign(new QuizStatisticObject(), {
     ...view,
-    id: String(view.id),
+    id: globalItemId(view.dataSetId, view.id),
+    itemId: String(view.id),
     quizId: String(view.quizId),
   });
 }

@@ -5,20 +5,22 @@ import { pointsSentence } from '../../operations/operation-costs';
 import {
   isDownload,
   type OperationDefinition,
+  type ParameterDefinition,
   type RestBinding,
   type RestDownloadBinding,
 } from '../../operations/operation-definition';
 import { ACCEPTED_ENCODINGS, MAX_QUERY_PARAMETERS } from '../../http/request-limits.middleware';
+import { errorExamples } from './openapi.examples';
 import { COMPONENT_SCHEMAS } from './openapi.schemas';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'MissingParameterException or BadParameterException',
   401: 'UnauthorizedOperationException: API key or access token missing, invalid or expired',
   403: 'UnauthorizedOperationException: the requester lacks the permission',
-  404: 'BadParameterException (an identifier names nothing) or UnsupportedRequestException',
+  404: 'BadParameterException: an identifier names nothing (or a data set expired)',
   405: 'UnsupportedRequestException: wrong method (Allow header)',
   413: 'PayloadTooLargeException: the body, the URL or the number of query parameters is over its limit',
-  415: `UnsupportedRequestException: a Content-Encoding other than ${ACCEPTED_ENCODINGS.join(', ')}`,
+  415: `UnsupportedRequestException: a body in a media type or charset the service does not read, or a Content-Encoding other than ${ACCEPTED_ENCODINGS.join(', ')}`,
   429: 'TooManyRequestsException: the API key has spent its points (Retry-After header)',
   500: 'InternalServerErrorException (carries the request id)',
   503: 'UnexpectedServerResponseException: the database is unreachable or the service too busy; retry after Retry-After seconds',
@@ -34,6 +36,12 @@ const RETRY_AFTER = { 'Retry-After': header('seconds to wait before retrying') }
 
 // 415: a body in an encoding or charset the service does not read, whatever the method.
 const ERROR_STATUSES = [400, 401, 403, 404, 405, 413, 415, 429, 500, 503];
+
+/** 404 only where an identifier may name nothing: the others are answered at their path. */
+function errorStatuses(operation: OperationDefinition): number[] {
+  const namesItems = operation.parameters.some((parameter) => parameter.graphQLType === 'ID');
+  return ERROR_STATUSES.filter((status) => status !== 404 || namesItems);
+}
 
 /**
  * The credentials, as security schemes: both are query parameters of the legacy wire, so a legacy
@@ -114,63 +122,74 @@ function success(rest: RestBinding<unknown> | RestDownloadBinding<unknown>) {
   };
 }
 
+/** A query parameter; a list travels comma-separated (style form, explode false). */
+function queryParameter(parameter: ParameterDefinition, required: boolean) {
+  return {
+    name: parameter.name,
+    in: 'query',
+    required,
+    description: parameter.description,
+    ...(parameter.schema.type === 'array' ? { style: 'form', explode: false } : {}),
+    schema: parameter.schema,
+  };
+}
+
+/**
+ * A POST operation's parameters come in its JSON body (or, as in the legacy service, the query
+ * string): the body says which are required, the query string offers them all as optional.
+ */
+function requestBody(operation: OperationDefinition) {
+  const required = operation.parameters.filter((parameter) => parameter.required);
+  return {
+    required: required.length > 0,
+    description:
+      'The parameters as a JSON object (a parameter given here and in the query string is refused).',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          ...(required.length > 0 ? { required: required.map(({ name }) => name) } : {}),
+          properties: Object.fromEntries(
+            operation.parameters.map((parameter) => [
+              parameter.name,
+              { ...(parameter.bodySchema ?? parameter.schema), description: parameter.description },
+            ]),
+          ),
+        },
+      },
+    },
+  };
+}
+
 function pathItem(
   operation: OperationDefinition,
   rest: RestBinding<unknown> | RestDownloadBinding<unknown>,
 ) {
-  const exception = {
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Exception' } } },
-  };
-  // A POST operation's parameters may come in its JSON body instead of the query string.
   const takesBody = rest.methods[0] === 'POST';
-  const bodyFields = operation.parameters.filter((parameter) => parameter.bodySchema);
   const summary = restSummary(operation);
   return {
     operationId: operation.name,
     summary,
     description: `${summary} ${tokenSentence(operation)} ${pointsSentence(operation.cost)}`,
     security: securityOf(operation),
-    parameters: [
-      ...operation.parameters.map((parameter) => ({
-        name: parameter.name,
-        in: 'query',
-        required: parameter.required && !takesBody,
-        description: parameter.description,
-        schema: parameter.schema,
-      })),
-    ],
-    ...(takesBody
-      ? {
-          requestBody: {
-            required: false,
-            description:
-              'The parameters as a JSON object (a parameter given here and in the query string is refused).',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  ...(bodyFields.length > 0
-                    ? {
-                        properties: Object.fromEntries(
-                          bodyFields.map((parameter) => [parameter.name, parameter.bodySchema]),
-                        ),
-                      }
-                    : {}),
-                },
-              },
-            },
-          },
-        }
-      : {}),
+    parameters: operation.parameters.map((parameter) =>
+      queryParameter(parameter, parameter.required && !takesBody),
+    ),
+    ...(takesBody ? { requestBody: requestBody(operation) } : {}),
     responses: {
       200: success(rest),
       ...Object.fromEntries(
-        ERROR_STATUSES.map((status) => [
+        errorStatuses(operation).map((status) => [
           status,
           {
             description: STATUS_TEXT[status],
             ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-            ...exception,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/Exception' },
+                examples: errorExamples(operation, status),
+              },
+            },
           },
         ]),
       ),

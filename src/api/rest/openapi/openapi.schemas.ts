@@ -1,11 +1,15 @@
-import { QUESTION_TYPES } from '../../../domain/questions/question-types';
-import { QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
+import {
+  QUESTION_TYPE_ALIASES,
+  QUESTION_TYPES,
+  TOLERANCES,
+} from '../../../domain/questions/question-types';
+import { DURATION_PATTERN, QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
 import { MAX_JSON_DEPTH } from '../../../domain/validation/checks';
 import { MEDIA_TYPES } from '../../../db/entities/question.entity';
 import { QUIZ_VISIBILITIES } from '../../../db/entities/quiz.entity';
-import { DATA_SET_ITEM_TYPES } from '../../../db/entities/data-set.entity';
 import { ERROR_TABLE } from '../../../errors';
 import { QUIZ_PUBLIC_FIELDS } from '../../../services/quizzes/quiz.views';
+import { PAGE_SCHEMAS } from './openapi.page-schemas';
 import { SESSION_SCHEMAS } from './openapi.session-schemas';
 import { AGGREGATION_FUNCTIONS, RESULT_TYPES } from '../../../services/results/result-parameters';
 import { resultTypeDefinition } from '../../../services/results/result-types.registry';
@@ -53,7 +57,7 @@ const propositions: JsonSchema = {
   minItems: QUIZ_LIMITS.propositions.min,
   maxItems: QUIZ_LIMITS.propositions.max,
 };
-const tolerance: JsonSchema = { enum: [0, 5, 20, 30] };
+const tolerance: JsonSchema = { type: 'integer', enum: [...TOLERANCES] };
 
 /** The JSON of a statistic item: its id, then the registry's fields, all present. */
 function statisticSchema(fields: readonly StatisticField[], description: string): JsonSchema {
@@ -117,7 +121,7 @@ const quizInput: JsonSchema = {
   required: ['title', 'visibility', 'survey', 'tags'],
   properties: {
     title: { type: 'string', minLength: titleLength.min, maxLength: titleLength.max },
-    visibility: { enum: [...QUIZ_VISIBILITIES] },
+    visibility: { type: 'string', enum: [...QUIZ_VISIBILITIES] },
     survey: { type: 'boolean' },
     tags: {
       type: 'array',
@@ -138,7 +142,11 @@ const quizInput: JsonSchema = {
             minLength: questionTitleLength.min,
             maxLength: questionTitleLength.max,
           },
-          type: { type: 'string', description: `one of ${QUESTION_TYPES.join(', ')}` },
+          type: {
+            type: 'string',
+            enum: [...QUESTION_TYPES, ...Object.keys(QUESTION_TYPE_ALIASES)],
+            description: `one of ${QUESTION_TYPES.join(', ')}; the legacy spellings ${Object.keys(QUESTION_TYPE_ALIASES).join(', ')} are read as aliases`,
+          },
           propositions,
           media: ref('Media'),
           tolerance,
@@ -147,7 +155,11 @@ const quizInput: JsonSchema = {
         },
       },
     },
-    defaultDuration: { type: 'string', description: 'H:M:S, M:S or S' },
+    defaultDuration: {
+      type: 'string',
+      pattern: DURATION_PATTERN.source,
+      description: 'H:M:S, M:S or S',
+    },
     favorite: { type: 'boolean' },
   },
   description: `The quiz addQuiz takes (contract.md §4); counts are checked before anything else, and JSON nested deeper than ${MAX_JSON_DEPTH} levels is refused.`,
@@ -158,7 +170,10 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   ...SESSION_SCHEMAS,
   Exception: object(
     {
-      type: { enum: [...new Set(Object.values(ERROR_TABLE).map((row) => row.type))] },
+      type: {
+        type: 'string',
+        enum: [...new Set(Object.values(ERROR_TABLE).map((row) => row.type))],
+      },
       message: { type: 'string' },
       operation: { type: 'string' },
       reason: { type: 'string' },
@@ -184,7 +199,10 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     description:
       'firstName, lastName and pictureURL are present only where the requester may see them.',
   },
-  Media: object({ type: { enum: [...MEDIA_TYPES] }, url: { type: 'string' } }, ['type', 'url']),
+  Media: object({ type: { type: 'string', enum: [...MEDIA_TYPES] }, url: { type: 'string' } }, [
+    'type',
+    'url',
+  ]),
   Question: {
     oneOf: [
       question(
@@ -215,7 +233,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       {
         id: idString,
         title: { type: 'string', minLength: 3, maxLength: 250 },
-        visibility: { enum: [...QUIZ_VISIBILITIES] },
+        visibility: { type: 'string', enum: [...QUIZ_VISIBILITIES] },
         survey: { type: 'boolean' },
         tags: { type: 'array', items: { type: 'string' } },
         creationDate: legacyDate,
@@ -249,12 +267,18 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       ),
       computedResult(
         'grouped by user',
-        { userId: idString, aggregationFunction: { enum: [...AGGREGATION_FUNCTIONS] } },
+        {
+          userId: idString,
+          aggregationFunction: { type: 'string', enum: [...AGGREGATION_FUNCTIONS] },
+        },
         true,
       ),
       computedResult(
         'grouped by quiz',
-        { quizId: idString, aggregationFunction: { enum: [...AGGREGATION_FUNCTIONS] } },
+        {
+          quizId: idString,
+          aggregationFunction: { type: 'string', enum: [...AGGREGATION_FUNCTIONS] },
+        },
         true,
       ),
     ],
@@ -271,56 +295,12 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   ),
   ItemAttribute: object(
     {
-      itemType: { enum: ['user', 'quiz'] },
+      itemType: { type: 'string', enum: ['user', 'quiz'] },
       itemId: idString,
       itemName: { type: 'string' },
       itemValue: {},
     },
     ['itemType', 'itemId', 'itemName', 'itemValue'],
   ),
-  DataSetPage: {
-    type: 'object',
-    required: [
-      'dataSetId',
-      'itemType',
-      'numberOfPages',
-      'numberOfItemsPerPage',
-      'totalNumberOfItems',
-      'items',
-      'currentPageIndex',
-    ],
-    properties: {
-      dataSetId: idString,
-      itemType: { enum: [...DATA_SET_ITEM_TYPES] },
-      numberOfPages: { type: 'integer', minimum: 0 },
-      numberOfItemsPerPage: { type: 'integer', minimum: 1, maximum: 1000 },
-      totalNumberOfItems: { type: 'integer', minimum: 0 },
-      items: { type: 'array' },
-      currentPageIndex: { type: 'integer', minimum: 1 },
-    },
-    additionalProperties: false,
-    oneOf: [
-      { properties: { itemType: { const: 'user' }, items: { items: ref('User') } } },
-      { properties: { itemType: { const: 'quiz' }, items: { items: ref('Quiz') } } },
-      { properties: { itemType: { const: 'userGroup' }, items: { items: ref('UserGroup') } } },
-      {
-        properties: {
-          itemType: { const: 'computedResult' },
-          items: { items: ref('ComputedResult') },
-        },
-      },
-      {
-        properties: {
-          itemType: { const: 'questionStatistic' },
-          items: { items: ref('QuestionStatistic') },
-        },
-      },
-      {
-        properties: {
-          itemType: { const: 'quizStatistic' },
-          items: { items: ref('QuizStatistic') },
-        },
-      },
-    ],
-  },
+  ...PAGE_SCHEMAS,
 };

@@ -1,6 +1,7 @@
 import { ANSWER_LIMITS } from '../../../domain/answers/answer.rules';
 import { JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH } from '../../../domain/sessions/join-code.rules';
 import { SESSION_LIMITS } from '../../../domain/sessions/session.rules';
+import { ID_BODY_SCHEMA } from './openapi.ids';
 /** JSON Schema (2020-12), as openapi.schemas.ts writes it. */
 type JsonSchema = Record<string, unknown>;
 
@@ -9,7 +10,7 @@ type JsonSchema = Record<string, unknown>;
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const idString: JsonSchema = { type: 'string', pattern: '^[0-9]+$' };
 const idInput: JsonSchema = {
-  oneOf: [idString, { type: 'integer', minimum: 1 }],
+  ...ID_BODY_SCHEMA,
   description: 'an identifier, as digits or as a number',
 };
 const legacyDate: JsonSchema = {

@@ -193,6 +193,22 @@ export async function readSessionWriteFacts(
   };
 }
 
+/** Which of `userIds` attend the session: one read by its primary key. */
+export async function sessionAttendeeIds(
+  handle: DataSource,
+  dialect: Dialect,
+  sessionId: number,
+  userIds: readonly number[],
+): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = (await handle.query(
+    `SELECT user_id AS id FROM session_attendees
+      WHERE session_id = ? AND user_id IN (${dialect.placeholders(userIds.length)})`,
+    [sessionId, ...userIds],
+  )) as { id: unknown }[];
+  return new Set(rows.map((row) => toNumber(row.id)));
+}
+
 /**
  * Which of `userIds` are known to `requesterId` (contract.md §4): attendees of a session they
  * own or members of a group they own. One indexed read whatever the batch's size; an id that

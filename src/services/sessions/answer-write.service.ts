@@ -2,6 +2,7 @@ import type { RequestContext } from '../../context/request-context';
 import { wholeSeconds } from '../../db/column-types';
 import {
   knownUserIds,
+  sessionAttendeeIds,
   readSessionQuestions,
   readSessionWriteFacts,
   type AnswerRow,
@@ -64,10 +65,9 @@ function namedIds(items: unknown[], key: 'userId' | 'quizId'): number[] {
 /**
  * Everything a batch is checked against, read at once: the session (owner, quizzes, whether the
  * requester attends), the questions of the quizzes the batch names among the session's, and
- * which of the users it names are known to the requester (used when the requester turns out to
- * be the session's owner: an attendee writes for themself only). The three reads depend on nothing but the request, so they
- * travel together instead of one after the other; the session decides first whether the rest is
- * used at all.
+ * which of the users it names already attend the session. The three reads depend on nothing
+ * but the request, so they travel together instead of one after the other; the session decides
+ * first whether the rest is used at all.
  */
 async function readBatchFacts(
   ctx: RequestContext,
@@ -77,15 +77,33 @@ async function readBatchFacts(
 ): Promise<{
   session: SessionWriteFacts | null;
   questions: SessionQuestion[];
-  knownUsers: Set<number>;
+  attending: Set<number>;
 }> {
   const { db } = ctx;
-  const [session, questions, knownUsers] = await Promise.all([
+  const [session, questions, attending] = await Promise.all([
     readSessionWriteFacts(db.write, sessionId, requesterId),
     readSessionQuestions(db.read, db.dialect, sessionId, named.quizIds),
-    knownUserIds(db.read, db.dialect, requesterId, named.userIds),
+    sessionAttendeeIds(db.read, db.dialect, sessionId, named.userIds),
   ]);
-  return { session, questions, knownUsers };
+  return { session, questions, attending };
+}
+
+/**
+ * The users of the batch the owner knows (contract.md §4): its session's attendees, read by
+ * primary key with the batch's facts, and, only for the others (pupils named for the first time
+ * in it), those the owner's other sessions and groups make known. A class's own batches never
+ * pay the second read, whose cost grows with the owner's history.
+ */
+async function knownToOwner(
+  ctx: RequestContext,
+  ownerId: number,
+  userIds: readonly number[],
+  attending: Set<number>,
+): Promise<Set<number>> {
+  const others = userIds.filter((userId) => !attending.has(userId));
+  if (others.length === 0) return attending;
+  const known = await knownUserIds(ctx.db.read, ctx.db.dialect, ownerId, others);
+  return new Set([...attending, ...known]);
 }
 
 /** The questions by quiz: every quiz the batch names and the session plays, even without questions. */
@@ -169,7 +187,7 @@ export async function addAnswers(
   }
   const items = checkPayload(ctx, { answers: raw }, () => answerBatch(raw, 'answers'));
   const named = { quizIds: namedIds(items, 'quizId'), userIds: namedIds(items, 'userId') };
-  const { session, questions, knownUsers } = await readBatchFacts(
+  const { session, questions, attending } = await readBatchFacts(
     ctx,
     sessionId,
     requester.userId,
@@ -183,6 +201,11 @@ export async function addAnswers(
       'only the owner and the attendees of a session write its answers',
     );
   }
+  // An attendee writes for themself only: whom the owner knows matters to the owner alone.
+  const knownUsers =
+    session.ownerId === requester.userId
+      ? await knownToOwner(ctx, requester.userId, named.userIds, attending)
+      : attending;
   const facts: BatchFacts = {
     sessionId,
     policy,

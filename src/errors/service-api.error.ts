@@ -138,6 +138,10 @@ function shown(value: unknown): string {
 
 function preview(value: unknown): string {
   if (typeof value === 'string') return value;
+  // A datetime a GraphQL scalar read: shown in the wire form REST echoes (contract.md §1).
+  if (value instanceof Date && !Number.isNaN(value.getTime())) {
+    return value.toISOString().slice(0, 19).replace('T', ' ');
+  }
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value);
   const array = Array.isArray(value);
   const keys = array ? undefined : Object.keys(value);

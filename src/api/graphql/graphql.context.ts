@@ -94,9 +94,13 @@ export async function buildGraphQLContext(
 }
 
 /**
- * An input object as plain JSON (type-graphql builds class instances), so the service checks
- * exactly what a JSON client would send on REST.
+ * An input object as plain data (type-graphql builds class instances), so the service checks
+ * what a JSON client would send on REST; the Dates the DateTimeISO scalar read stay Dates.
  */
 export function plainInput(input: unknown): unknown {
-  return JSON.parse(JSON.stringify(input)) as unknown;
+  if (input instanceof Date) return input;
+  if (Array.isArray(input)) return input.map(plainInput);
+  if (input === null || typeof input !== 'object') return input;
+  const fields = Object.entries(input).filter(([, value]) => value !== undefined);
+  return Object.fromEntries(fields.map(([name, value]) => [name, plainInput(value)]));
 }

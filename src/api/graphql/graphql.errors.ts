@@ -51,6 +51,8 @@ const FIELD_NOT_PROVIDED = new RegExp(
   `(?:^|; )Field "(${NAME}(?:\\.${NAME})?)" of required type "[^"]+" was not provided\\.$`,
 );
 const NULL_GIVEN = /; Expected non-nullable type "[^"]+" not to be null\.$/;
+/** The DateTimeISO scalar's refusal (date-time.scalar.ts), after graphql-js's prefix. */
+const DATE_TIME_REFUSED = /; Expected type "DateTimeISO"\. (.+)$/;
 
 /**
  * graphql-js's refusals of input values (contract.md §15), as REST words them: a required input
@@ -80,7 +82,23 @@ function inputRefusal(message: string): ServiceApiError | undefined {
   if (NULL_GIVEN.test(message)) {
     return Errors.badParameter('graphql', path ?? variable, 'null', 'must not be null');
   }
+  // A datetime neither ISO 8601 nor REST's form: a wrong value on its path, as REST names it.
+  const dateTime = DATE_TIME_REFUSED.exec(message);
+  if (dateTime && path) {
+    const printed = message.slice(invalid[0].length, message.lastIndexOf(` at "${path}"; `));
+    return Errors.badParameter('graphql', path, providedText(printed), dateTime[1]);
+  }
   return undefined;
+}
+
+/** The value graphql-js printed (a string JSON-quoted), as REST shows what it was given. */
+function providedText(printed: string): string {
+  try {
+    const value: unknown = JSON.parse(printed);
+    return typeof value === 'string' ? value : printed;
+  } catch {
+    return printed;
+  }
 }
 
 /** graphql-js stops parsing at the token limit (Apollo's parseOptions.maxTokens); 16.x spells it "that". */

@@ -14,13 +14,7 @@ import {
   getDataSetRange,
   type DataSetRange,
 } from '../../services/data-sets/data-set-items.service';
-import {
-  isGiven,
-  MAX_ITEMS_PER_PAGE,
-  parseIntegerParam,
-  type RawParam,
-} from '../../services/data-sets/data-set.params';
-import { Errors } from '../../errors';
+import { MAX_ITEMS_PER_PAGE } from '../../services/data-sets/data-set.params';
 import { serializeDataSetPage } from '../rest/serializers/data-set.serializer';
 import { READ, SET } from './operation-costs';
 import { defineOperation, type RestBinding } from './operation-definition';
@@ -151,25 +145,6 @@ export const computeDataSetOperation = defineOperation({
     pageView(ctx, computeDataSet(ctx, dataSetId1, dataSetId2, operator, { numberOfItemsPerPage })),
 });
 
-/** Items of getDataSetItems without `first` (a page of the default size), and at most. */
-export const DEFAULT_ITEMS_FIRST = 50;
-
-/** A Relay cursor: opaque to clients, the set and a position within it. */
-export function itemCursor(dataSetId: number, position: number): string {
-  return Buffer.from(`${dataSetId}:${position}`).toString('base64url');
-}
-
-/** The position an `after` cursor names in set `dataSetId`; 0 without one. */
-function positionAfter(operation: string, dataSetId: RawParam, after: RawParam): number {
-  if (!isGiven(after)) return 0;
-  const [, set, position] =
-    /^(\d+):(\d+)$/.exec(Buffer.from(String(after), 'base64url').toString('utf8')) ?? [];
-  if (set === undefined || set !== String(dataSetId).trim()) {
-    throw Errors.badParameter(operation, 'after', after, 'not a cursor of this data set');
-  }
-  return Number(position);
-}
-
 /** What getDataSetItems answers: a run of a set's items, each with its position. */
 export interface DataSetItemsView {
   page: DataSetPageView;
@@ -206,17 +181,13 @@ export const getDataSetItemsOperation = defineOperation({
     textParameter('after', 'the cursor of the item to start after (endCursor of the last call)'),
   ],
   run: async (ctx, { dataSetId, first, after }): Promise<DataSetItemsView> => {
-    const count = isGiven(first)
-      ? parseIntegerParam(ctx.operation, 'first', first, 0, MAX_ITEMS_PER_PAGE)
-      : DEFAULT_ITEMS_FIRST;
-    const from = positionAfter(ctx.operation, dataSetId, after);
-    const range = await getDataSetRange(ctx, dataSetId, from, count);
+    const range = await getDataSetRange(ctx, dataSetId, first, after);
     const page = await dataSetPageView(ctx, range.page);
     return {
       page,
       positions: itemPositions(range, page),
-      hasPreviousPage: from > 0,
-      hasNextPage: from + count < range.page.totalNumberOfItems,
+      hasPreviousPage: range.firstPosition > 1,
+      hasNextPage: range.hasNextPage,
     };
   },
 });

@@ -140,14 +140,13 @@ export function oneOf<T extends string>(value: unknown, allowed: readonly T[], p
 const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 /**
- * A datetime in the wire format `YYYY-MM-DD hh:mm:ss` (UTC, contract.md §1), refusing dates that
- * do not exist such as 2026-02-30: Date.UTC would silently roll them over into March.
+ * The instant a wire datetime `YYYY-MM-DD hh:mm:ss` (UTC, contract.md §1) names, or null for any
+ * other text and for dates that do not exist such as 2026-02-30: Date.UTC would silently roll
+ * them over into March.
  */
-export function dateTime(value: unknown, path: string): Date {
-  if (typeof value !== 'string')
-    fail(path, `expected a date "YYYY-MM-DD hh:mm:ss", got ${describe(value)}`);
-  const match = DATE_TIME_PATTERN.exec(value);
-  if (!match) fail(path, `expected a date "YYYY-MM-DD hh:mm:ss", got ${JSON.stringify(value)}`);
+export function wireDateTime(text: string): Date | null {
+  const match = DATE_TIME_PATTERN.exec(text);
+  if (!match) return null;
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [
     number,
     number,
@@ -165,7 +164,22 @@ export function dateTime(value: unknown, path: string): Date {
     hour < 24 &&
     minute < 60 &&
     second < 60;
-  return real ? date : fail(path, `${value} is not a real date and time`);
+  return real ? date : null;
+}
+
+/**
+ * A datetime in the wire format `YYYY-MM-DD hh:mm:ss`, or a Date a transport already read from
+ * its own typed form (GraphQL's DateTimeISO, contract.md §15).
+ */
+export function dateTime(value: unknown, path: string): Date {
+  if (value instanceof Date) {
+    return Number.isNaN(value.getTime()) ? fail(path, 'is not a real date and time') : value;
+  }
+  if (typeof value !== 'string')
+    fail(path, `expected a date "YYYY-MM-DD hh:mm:ss", got ${describe(value)}`);
+  if (!DATE_TIME_PATTERN.test(value))
+    fail(path, `expected a date "YYYY-MM-DD hh:mm:ss", got ${JSON.stringify(value)}`);
+  return wireDateTime(value) ?? fail(path, `${value} is not a real date and time`);
 }
 
 export function optionalDateTime(value: unknown, path: string): Date | null {

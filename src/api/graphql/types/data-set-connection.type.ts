@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { DataSetItemType } from '../../../db/entities/data-set.entity';
-import { itemCursor, type DataSetItemsView } from '../../operations/data-set.operation';
+import type { DataSetItemsView } from '../../operations/data-set.operation';
+import { itemCursor } from '../../../services/data-sets/data-set-items.service';
 import { DataSetItemUnion, ItemTypeEnum, toDataSetObject } from './data-set.type';
 
 /**

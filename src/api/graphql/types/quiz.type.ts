@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
+import { JSONResolver } from 'graphql-scalars';
+import { DateTimeScalar } from './date-time.scalar';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
 import { QUIZ_VISIBILITIES, type QuizVisibility } from '../../../db/entities/quiz.entity';
@@ -34,10 +35,10 @@ export class QuizObject {
   @Field(() => [String])
   tags!: string[];
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   creationDate!: Date;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   lastChangeDate!: Date;
 
   @Field(() => UserType)

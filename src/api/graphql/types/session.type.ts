@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
+import { JSONResolver } from 'graphql-scalars';
+import { DateTimeScalar } from './date-time.scalar';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { AddAnswersResult } from '../../../services/sessions/answer-write.service';
 import type { SessionView } from '../../../services/sessions/session.views';
@@ -16,7 +17,7 @@ export class SessionObject {
   @Field(() => String, { nullable: true })
   title!: string | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeScalar, { nullable: true })
   startDate!: Date | null;
 
   @Field(() => UserType, { nullable: true })
@@ -35,7 +36,7 @@ export class SessionObject {
   })
   joinCode!: string | null;
 
-  @Field(() => DateTimeISOResolver, {
+  @Field(() => DateTimeScalar, {
     nullable: true,
     description: 'When joinCode stops opening the session; null for anyone but the owner.',
   })
@@ -90,8 +91,8 @@ export class SessionInput {
   @Field(() => [ID], { description: '1 to 100 quizzes the requester may see.' })
   quizIds!: string[];
 
-  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD hh:mm:ss, UTC; now by default.' })
-  startDate?: string;
+  @Field(() => DateTimeScalar, { nullable: true, description: 'Now by default.' })
+  startDate?: Date;
 
   @Field(() => [ID], {
     nullable: true,
@@ -126,9 +127,9 @@ export class AnswerInput {
   })
   answer!: unknown;
 
-  @Field(() => String, {
+  @Field(() => DateTimeScalar, {
     nullable: true,
-    description: 'YYYY-MM-DD hh:mm:ss, UTC; now by default, at most 5 minutes ahead.',
+    description: 'Now by default, at most 5 minutes ahead.',
   })
-  answeredAt?: string;
+  answeredAt?: Date;
 }

@@ -44,8 +44,11 @@ export function groupScopeSql(scope: GroupScope, group: string): PolicyCondition
 export function attemptScopeSql(scope: AttemptScope, row: string): PolicyCondition | undefined {
   if (scope.kind === 'all') return undefined;
   if (scope.kind === 'none') return { sql: '1 = 0', params: [] };
+  // A probe of the row's own session by primary key: `IN (SELECT … WHERE owner_id = ?)` copied
+  // every session of the owner into a temporary table on each statement.
   return {
-    sql: `(${row}.session_id IN (SELECT s.id FROM sessions s WHERE s.owner_id = ?) OR ${row}.user_id = ?)`,
+    sql: `(${row}.user_id = ?
+           OR EXISTS (SELECT 1 FROM sessions s WHERE s.id = ${row}.session_id AND s.owner_id = ?))`,
     params: [scope.userId, scope.userId],
   };
 }

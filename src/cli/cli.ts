@@ -16,6 +16,7 @@ import { createUser, findUserByEmail } from '../services/users/user.service';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys/api-key.service';
 import { CliError, fraction, isoDateTime, wholeNumber, type CliIo } from './cli-common';
 import { progressReporter } from './progress';
+import { addPrivacyCommands } from './privacy.command';
 import { addSimulateCommand } from './simulate.command';
 
 export type { CliIo } from './cli-common';
@@ -322,6 +323,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     );
 
   addSimulateCommand(program, { io, print, progress, context });
+  addPrivacyCommands(program, { print, database: async () => (await deps()).db });
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

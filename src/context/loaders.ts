@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Database } from '../db/database';
-import { entityRows } from '../db/entity-rows';
-import type { RowReader } from '../db/row-reads';
+import { entityRows } from '../db/sql/entity-rows';
+import type { RowReader } from '../db/sql/row-reads';
 import {
   attendedQuizzesSql,
   attendedSessionsSql,
@@ -10,7 +10,7 @@ import {
   type FactQuery,
 } from '../db/sql/access-policy.sql';
 import { attendeeCountsSql, entitiesWhereIn, quizFlagsSql } from '../db/sql/entity-reads.sql';
-import type { SqlStatement } from '../db/statement-batches';
+import type { SqlStatement } from '../db/sql/statement-batches';
 import { Question, Quiz, QuizTag, Session, SessionQuiz, User, UserQuizFlag } from '../db/entities';
 import type { PolicyRequester, UserFacts } from '../domain/policy/access.policy';
 

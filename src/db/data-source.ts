@@ -9,7 +9,8 @@ import { instanceName, withMigrationLock, type MigrationLog } from './migration-
 import { MYSQL_MIGRATIONS } from './migrations/mysql';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite';
 import { SnakeNamingStrategy } from './naming.strategy';
-import { closeStatementBatches } from './statement-batches';
+import { SqliteDatabase } from './sqlite-driver';
+import { closeStatementBatches } from './sql/statement-batches';
 
 export interface DataSourceExtras {
   /** Receives every SQL statement (tests count statements with it). */
@@ -39,6 +40,7 @@ export function dataSourceOptions(
     return {
       ...common,
       type: 'better-sqlite3',
+      driver: SqliteDatabase,
       database: db.sqlitePath ?? ':memory:',
       migrations: SQLITE_MIGRATIONS,
       enableWAL: true,

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { dialectOf, type Dialect } from './dialect';
-import { coalescingRowReader, directRowReader, type RowReader } from './row-reads';
-import { withStatementBatches, type BatchRunner } from './statement-batches';
+import { dialectOf, type Dialect } from './sql/dialect';
+import { coalescingRowReader, directRowReader, type RowReader } from './sql/row-reads';
+import { withStatementBatches, type BatchRunner } from './sql/statement-batches';
 
 /**
  * The database as the services see it: the dialect of its SQL and two handles. `read` serves

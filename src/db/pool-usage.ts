@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { openedBatchPools, type BatchPoolRole } from './statement-batches';
+import { openedBatchPools, type BatchPoolRole } from './sql/statement-batches';
 
 /** What one MySQL/MariaDB pool holds at a moment. */
 export interface PoolUsage {

@@ -1,7 +1,8 @@
 /** The floor (the same rows by a hand-written SELECT), the service's statement alone, and their comparison. */
+import fs from 'node:fs';
 import path from 'node:path';
 import type mysql from 'mysql2/promise';
-import { dialectNamed } from '../../src/db/dialect';
+import { dialectNamed } from '../../src/db/sql/dialect';
 import type { SqlFragment } from '../../src/db/sql/sql-fragment';
 import { membersInsert } from '../../src/services/data-sets/data-set.store';
 import type { ResultsRequest } from '../../src/services/results/result-parameters';
@@ -105,9 +106,13 @@ export async function comparedInsertStatement(compareJs: string): Promise<Statem
   const store = (await import(
     path.join(src, 'services/data-sets/data-set.store.js')
   )) as typeof import('../../src/services/data-sets/data-set.store');
+  // The dialect moved into db/sql; a build from before the move has it in db/.
+  const dialectJs = ['db/sql/dialect.js', 'db/dialect.js']
+    .map((file) => path.join(src, file))
+    .find((file) => fs.existsSync(file));
   const dialects = (await import(
-    path.join(src, 'db/dialect.js')
-  )) as typeof import('../../src/db/dialect');
+    dialectJs ?? path.join(src, 'db/sql/dialect.js')
+  )) as typeof import('../../src/db/sql/dialect');
   return (c, requesterId) =>
     store.membersInsert(
       'computedResult',

@@ -3,7 +3,7 @@
  * of a request is the SQL. And their EXPLAIN at the measured case.
  */
 import type mysql from 'mysql2/promise';
-import { dialectNamed } from '../../src/db/dialect';
+import { dialectNamed } from '../../src/db/sql/dialect';
 import type { SqlFragment } from '../../src/db/sql/sql-fragment';
 import { membersInsert } from '../../src/services/data-sets/data-set.store';
 import { storedSets } from '../../src/services/results/result-attempts.sql';

@@ -4,7 +4,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap } from '../../src/data/import/import-document';
 import { dataSourceOptions } from '../../src/db/data-source';
-import { closeStatementBatches } from '../../src/db/statement-batches';
+import { closeStatementBatches } from '../../src/db/sql/statement-batches';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { startGaleraCluster, type GaleraCluster } from '../helpers/galera';

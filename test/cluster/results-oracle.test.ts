@@ -1,3 +1,3 @@
 // The whole results oracle suite, against the Galera cluster (the order of imports matters).
 import './galera-backend';
-import '../integration/results-oracle.test';
+import '../integration/results-oracle.contract.test';

@@ -1,6 +1,6 @@
 import type { ImportDocument } from '../../src/data/import/import-document';
 
-/** The data of the exportDataSet suite (test/integration/data-set-export.test.ts). */
+/** The data of the exportDataSet suite (test/integration/data-set-export.contract.test.ts). */
 
 /** Names and titles a CSV writer gets wrong: quotes, commas, CR, LF, accents, double spaces. */
 export const TRICKY = [

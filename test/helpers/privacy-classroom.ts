@@ -11,9 +11,9 @@ import { graphql } from './graphql';
 import { PARITY_QUERIES } from './parity';
 
 /**
- * The class of the privacy log scan (test/integration/privacy-logs.test.ts): people and answers
- * whose values are found nowhere else, and a running app called as a classroom app calls it,
- * keeping every answer for the response checks.
+ * The class of the privacy log scan (test/integration/privacy-logs.contract.test.ts): people and
+ * answers whose values are found nowhere else, and a running app called as a classroom app calls
+ * it, keeping every answer for the response checks.
  */
 
 export const PASSWORD = 'Privacy-fixture-pass-5521';

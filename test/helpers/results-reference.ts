@@ -11,11 +11,11 @@ import {
 } from './exact-fractions';
 
 /**
- * The reference of the results oracle (test/integration/results-oracle.test.ts): contract.md §7
- * in exact rational arithmetic (BigInt), from raw answers read back from the database. Detailed
- * results show the attempts a requester may see and the zeros of includeQuizzes=all; aggregates
- * are the aggregation of exactly those rows (nothing for an anonymous requester, every attempt
- * under LEGACY_OPEN_READS); surveys have no score.
+ * The reference of the results oracle (test/integration/results-oracle.contract.test.ts):
+ * contract.md §7 in exact rational arithmetic (BigInt), from raw answers read back from the
+ * database. Detailed results show the attempts a requester may see and the zeros of
+ * includeQuizzes=all; aggregates are the aggregation of exactly those rows (nothing for an
+ * anonymous requester, every attempt under LEGACY_OPEN_READS); surveys have no score.
  */
 
 export const RESULT_TYPES = [

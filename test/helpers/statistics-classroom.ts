@@ -10,7 +10,7 @@ import { SeededRandom } from './seeded-random';
 
 /**
  * Random classrooms in the import format for the item-statistics oracle
- * (test/integration/statistics-oracle.test.ts): every question type, surveys, unanswered
+ * (test/integration/statistics-oracle.contract.test.ts): every question type, surveys, unanswered
  * questions, a quiz never played, and attempts that only some requesters may see.
  */
 

@@ -125,7 +125,7 @@ describe.each(BACKENDS)('ingestion on %s', (backend) => {
       owner: { id: ids.users.t, firstName: 'Tess', lastName: 'Teacher', pictureURL: null },
       quizIds: [ids.quizzes.q],
       nbAttendees: 1,
-      // The owner is shown the code pupils join with (join-session.test.ts tests it).
+      // The owner is shown the code pupils join with (join-session.contract.test.ts tests it).
       joinCode: expect.stringMatching(/^[2-9A-HJKMNP-Z]{8}$/) as unknown,
       joinCodeExpiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) as unknown,
     });

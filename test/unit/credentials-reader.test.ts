@@ -1,4 +1,4 @@
-import { credentialsFrom } from '../../src/api/credentials.reader';
+import { credentialsFrom } from '../../src/api/http/credentials.reader';
 import { ServiceApiError } from '../../src/errors';
 
 describe('credentialsFrom', () => {

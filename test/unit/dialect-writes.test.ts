@@ -1,4 +1,4 @@
-import { dialectNamed } from '../../src/db/dialect';
+import { dialectNamed } from '../../src/db/sql/dialect';
 
 const mysql = dialectNamed('mysql');
 const sqlite = dialectNamed('sqlite');

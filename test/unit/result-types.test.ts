@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RESULT_TYPE_FIELDS } from '../../packages/client/src/session-results.watch';
-import { dialectNamed } from '../../src/db/dialect';
+import { dialectNamed } from '../../src/db/sql/dialect';
 import { roundedSql } from '../../src/db/sql/rounding.sql';
 import { DATA_SET_KINDS } from '../../src/services/data-sets/data-set.kinds';
 import { membersInsert } from '../../src/services/data-sets/data-set.store';

@@ -167,8 +167,9 @@ export interface ItemAttribute {
   itemValue: AttributeValue;
 }
 
-// Parameters of the operations (contract.md §6); test/integration/operation-catalog.test.ts holds
-// each method's parameter object to the service's operation catalog.
+// Parameters of the operations (contract.md §6);
+// test/integration/operation-catalog.contract.test.ts holds each method's parameter object to the
+// service's operation catalog.
 
 /** A data set given by its id or by a page of it. */
 export type DataSetRef = Id | { readonly dataSetId: string };

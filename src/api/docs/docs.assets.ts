@@ -32,15 +32,6 @@ export function packageAssets(folder: string, allowed: (file: string) => boolean
   };
 }
 
-/** A script of the service's own, served as a file so the pages' CSP needs no inline script. */
-export function scriptAsset(text: string): RequestHandler {
-  return (_req, res) => {
-    res.setHeader('Cache-Control', 'public, max-age=300');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.status(200).type('text/javascript; charset=utf-8').send(text);
-  };
-}
-
 /** JSON for a `<script type="application/json">` data block: nothing in it can end the block. */
 export function jsonDataBlock(id: string, value: unknown): string {
   const json = JSON.stringify(value)

@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import type { Config } from '../../config/config';
 import { openApiDocument } from '../rest/openapi/openapi.document';
+import { ideServed, presetApiKey, type FrontDoorOptions } from '../web/front-door.presets';
+import { scriptAsset } from '../web/html';
 import { DOCS_PATH, IDE_PATH, LANDING_PAGE_PATH, OPENAPI_PATH } from '../web/landing-page.links';
-import { docsPageHeaders, packageAssets, packageFolder, scriptAsset } from './docs.assets';
-import { ideServed, presetApiKey, type FrontDoorOptions } from './docs.presets';
+import { docsPageHeaders, packageAssets, packageFolder } from './docs.assets';
 import { API_KEY_HEADER, EXAMPLE_DOCUMENT, EXAMPLE_VARIABLES } from './graphql-example';
 import { GRAPHQL_IDE_SCRIPT, graphQLIdePage, isRuruAsset } from './graphql-ide.page';
 import {

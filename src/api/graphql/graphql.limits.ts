@@ -24,9 +24,9 @@ import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
 import { operationCost } from '../operations/operation-catalog';
 import { MAX_WRITES_PER_DOCUMENT } from '../operations/operation-costs';
-import type { GraphQLContext } from './graphql.context';
-import { formatGraphQLError, graphQLErrorOf } from './graphql.errors';
-import { rootFields } from './root-fields';
+import type { GraphQLContext } from './execution/graphql.context';
+import { formatGraphQLError, graphQLErrorOf } from './execution/graphql.errors';
+import { rootFields } from './execution/root-fields';
 
 /** The bounds of one GraphQL document (contract.md §11), checked before it runs. */
 export const DOCUMENT_LIMITS = {

@@ -9,12 +9,12 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { AppDeps } from '../../context/request-context';
 import { Errors, ServiceApiError } from '../../errors';
 import { bodiless, refusedBody } from '../http/request-limits.middleware';
-import { presetApiKey, type FrontDoorOptions } from '../docs/docs.presets';
+import { presetApiKey, type FrontDoorOptions } from '../web/front-door.presets';
 import { API_KEY_HEADER, EXAMPLE_DOCUMENT, EXAMPLE_VARIABLES } from '../docs/graphql-example';
-import { buildGraphQLContext, type GraphQLContext } from './graphql.context';
-import { formatGraphQLError, unavailableStatusPlugin } from './graphql.errors';
+import { buildGraphQLContext, type GraphQLContext } from './execution/graphql.context';
+import { formatGraphQLError, unavailableStatusPlugin } from './execution/graphql.errors';
 import { DOCUMENT_LIMITS, documentCostPlugin, documentLimitRules } from './graphql.limits';
-import { requestSummaryPlugin } from './graphql.log';
+import { requestSummaryPlugin } from './execution/graphql.log';
 import { graphQLSchema } from './graphql.schema';
 
 export interface GraphQLEndpoint {

@@ -1,6 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type PubSub } from 'type-graphql';
-import { domainErrors } from './graphql.middleware';
+import { domainErrors } from './execution/graphql.middleware';
 import { ComputedResultResolver } from './resolvers/computed-result.resolver';
 import { DataSetResolver } from './resolvers/data-set.resolver';
 import { LiveResultsResolver } from './resolvers/live-results.resolver';

@@ -24,10 +24,10 @@ import {
   type Authenticated,
 } from '../../services/auth/credentials.service';
 import { chargeRequest } from '../../services/limits/rate-limit.service';
-import { credentialsFrom } from '../credentials.reader';
+import { credentialsFrom } from '../http/credentials.reader';
 import { clientIpOf } from '../http/client-ip';
-import type { GraphQLContext } from './graphql.context';
-import { formatGraphQLError } from './graphql.errors';
+import type { GraphQLContext } from './execution/graphql.context';
+import { formatGraphQLError } from './execution/graphql.errors';
 import { DOCUMENT_LIMITS, documentLimitRules, priceDocument } from './graphql.limits';
 import { graphQLPath } from './graphql.routes';
 import { graphQLSchema } from './graphql.schema';

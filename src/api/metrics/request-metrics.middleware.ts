@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Transport, ServiceMetrics } from '../../observability/metrics.registry';
-import type { GraphQLRequestSummary } from '../graphql/graphql.log';
+import type { GraphQLRequestSummary } from '../graphql/execution/graphql.log';
 import { OPERATIONS, REST_CATALOG } from '../operations/operation-catalog';
 
 /** Whether the operation catalog names `name` (an own key, so `constructor` is no operation). */

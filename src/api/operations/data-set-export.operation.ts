@@ -1,5 +1,5 @@
 import { EXPORT_FORMATS, exportDataSet } from '../../services/data-sets/data-set-export.service';
-import { dataSetDownload, EXPORT_MEDIA } from '../rest/serializers/data-set-export.serializer';
+import { dataSetDownload, EXPORT_MEDIA } from './shapes/data-set-export.serializer';
 import { EXPORT } from './operation-costs';
 import { defineOperation } from './operation-definition';
 import { choiceParameter, idParameter } from './operation-parameters';

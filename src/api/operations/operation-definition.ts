@@ -1,8 +1,9 @@
 import type { RequestContext } from '../../context/request-context';
 import { tokenDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import type { JsonSchema } from '../rest/openapi/openapi.schemas';
 import type { OperationCost } from './operation-costs';
+import type { RestDownload } from './shapes/download';
+import type { JsonSchema } from './shapes/openapi.schemas';
 
 /**
  * One operation of the API, declared once: both transports, the OpenAPI and SDL descriptions,
@@ -57,20 +58,6 @@ export interface RestBinding<V> {
   readonly response: string;
   /** The legacy JSON of the view. */
   serialize(view: V): unknown;
-}
-
-/** A file streamed as the 200 answer instead of one JSON document (exportDataSet). */
-export interface RestDownload {
-  readonly contentType: string;
-  /** Sent as `Content-Disposition: attachment; filename="…"`. */
-  readonly fileName: string;
-  /** Items it holds: the cost of an operation charged by size counts them (operation-costs). */
-  readonly items: number;
-  /**
-   * The text, chunk by chunk, read only as fast as the client takes it. A failure before the
-   * first chunk is an ordinary error answer; after it, the answer is cut short.
-   */
-  readonly body: AsyncIterable<string>;
 }
 
 export interface RestDownloadBinding<V> {

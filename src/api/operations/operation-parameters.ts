@@ -1,9 +1,9 @@
 import { Errors } from '../../errors';
 import { MAX_ITEMS_PER_PAGE, type RawParam } from '../../services/data-sets/data-set.params';
 import type { RawListParam } from '../../services/results/result-parameters';
-import { parseId } from '../ids';
-import { ID_BODY_SCHEMA, ID_PATTERN } from '../rest/openapi/openapi.ids';
-import type { JsonSchema } from '../rest/openapi/openapi.schemas';
+import { parseId } from './ids';
+import { ID_BODY_SCHEMA, ID_PATTERN } from './shapes/openapi.ids';
+import type { JsonSchema } from './shapes/openapi.schemas';
 import type { ParameterDefinition } from './operation-definition';
 
 /**

@@ -1,9 +1,9 @@
-import { getQuizAttribute } from '../../services/quizzes/quiz-attribute.service';
+import { getQuizAttribute } from '../../services/attributes/quiz-attribute.service';
 import { addQuiz } from '../../services/quizzes/quiz-write.service';
 import { getQuiz } from '../../services/quizzes/quiz.service';
 import { quizView } from '../../services/quizzes/quiz.views';
-import { serializeItemAttribute } from '../rest/serializers/attribute.serializer';
-import { serializeQuiz } from '../rest/serializers/quiz.serializer';
+import { serializeItemAttribute } from './shapes/attribute.serializer';
+import { serializeQuiz } from './shapes/quiz.serializer';
 import { READ, WRITE } from './operation-costs';
 import { defineOperation } from './operation-definition';
 import { itemIdParameter, nameParameter, payloadParameter } from './operation-parameters';

@@ -3,10 +3,7 @@ import { joinSession } from '../../services/sessions/session-join.service';
 import { addSession } from '../../services/sessions/session-write.service';
 import { getSession } from '../../services/sessions/session.service';
 import { ANSWER_LIMITS } from '../../domain/answers/answer.rules';
-import {
-  serializeAddAnswersResult,
-  serializeSession,
-} from '../rest/serializers/session.serializer';
+import { serializeAddAnswersResult, serializeSession } from './shapes/session.serializer';
 import { READ, WRITE } from './operation-costs';
 import { defineOperation } from './operation-definition';
 import { itemIdParameter, nameParameter, payloadParameter } from './operation-parameters';

@@ -1,6 +1,7 @@
-import { getUser, getUserAttribute } from '../../services/users/user-read.service';
-import { serializeItemAttribute } from '../rest/serializers/attribute.serializer';
-import { serializeUser } from '../rest/serializers/quiz.serializer';
+import { getUserAttribute } from '../../services/attributes/user-attribute.service';
+import { getUser } from '../../services/users/user-read.service';
+import { serializeItemAttribute } from './shapes/attribute.serializer';
+import { serializeUser } from './shapes/quiz.serializer';
 import { READ } from './operation-costs';
 import { defineOperation } from './operation-definition';
 import { itemIdParameter, nameParameter } from './operation-parameters';

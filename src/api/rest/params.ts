@@ -1,5 +1,6 @@
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../domain/validation/checks';
 import { Errors } from '../../errors';
+import { optionalString } from '../http/parameter-text';
 
 /** Query-string parameters as Express parses them: a repeated name gives an array. */
 export type QueryParams = Readonly<Record<string, unknown>>;
@@ -19,36 +20,6 @@ export function withBodyFields(query: QueryParams, fields: Record<string, unknow
 function fromBody(params: QueryParams, name: string): boolean {
   const names = (params as Record<symbol, unknown>)[BODY_FIELDS];
   return names instanceof Set && names.has(name);
-}
-
-/** One string value of a query parameter; a parameter given twice is a BadParameterException. */
-export function optionalString(
-  operation: string,
-  params: QueryParams,
-  name: string,
-): string | undefined {
-  const value = params[name];
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) {
-    throw Errors.badParameter(operation, name, value.map(textOf).join(','), 'must be given once');
-  }
-  // A JSON body may hold an object where text is expected (even one String() cannot convert).
-  if (value !== null && typeof value === 'object') {
-    throw Errors.badParameter(operation, name, textOf(value), 'must be text, not an object');
-  }
-  return String(value);
-}
-
-/** Any parameter value as text, for an error message: objects as their JSON. */
-function textOf(value: unknown): string {
-  if (value !== null && typeof value === 'object') {
-    try {
-      return JSON.stringify(value);
-    } catch {
-      return '[object]';
-    }
-  }
-  return String(value);
 }
 
 /** A required, non-empty string parameter. */

@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import type { RequestContext } from '../../context/request-context';
-import type { RestDownload } from '../operations/operation-definition';
+import type { RestDownload } from '../operations/shapes/download';
 
 /**
  * Writes a download (exportDataSet) as the 200 answer, as fast as the client reads it: the next

@@ -7,7 +7,8 @@ import {
   type OperationDefinition,
   type ParameterDefinition,
 } from '../operations/operation-definition';
-import { jsonParameter, optionalString, type QueryParams } from './params';
+import { optionalString } from '../http/parameter-text';
+import { jsonParameter, type QueryParams } from './params';
 
 export type { HttpMethod, QueryParams };
 

@@ -5,13 +5,13 @@ import { createRequestContext, type AppDeps } from '../../context/request-contex
 import { Errors } from '../../errors';
 import { authenticateCredentials } from '../../services/auth/credentials.service';
 import { chargeRequest } from '../../services/limits/rate-limit.service';
-import { credentialsFrom } from '../credentials.reader';
+import { credentialsFrom } from '../http/credentials.reader';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
 import { refusedBody } from '../http/request-limits.middleware';
 import { unknownOperation } from '../http/wire';
 import { operationCost, REST_CATALOG } from '../operations/operation-catalog';
 import { pointsForItems } from '../operations/operation-costs';
-import type { RestDownload } from '../operations/operation-definition';
+import type { RestDownload } from '../operations/shapes/download';
 import { withBodyFields } from './params';
 import { sendDownload } from './rest-download';
 import { restOperationOf, type QueryParams, type RestOperation } from './rest-operation';

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { FAVICON_LINK } from './favicon.routes';
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -119,4 +119,13 @@ export function sendPage(
 ): void {
   setPageHeaders(res, security);
   res.status(status).type('html').send(html);
+}
+
+/** A script of the service's own, served as a file so the pages' CSP needs no inline script. */
+export function scriptAsset(text: string): RequestHandler {
+  return (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.status(200).type('text/javascript; charset=utf-8').send(text);
+  };
 }

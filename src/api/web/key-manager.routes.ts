@@ -4,19 +4,20 @@ import {
   type AppDeps,
   type RequestContext,
 } from '../../context/request-context';
-import { User, type ApiKey, type WebSession } from '../../db/entities';
 import { ServiceApiError } from '../../errors';
 import {
   createApiKey,
   listApiKeys,
   revokeApiKey,
+  type ApiKey,
   type CreatedApiKey,
 } from '../../services/api-keys/api-key.service';
 import { verifyLogin } from '../../services/auth/login.service';
 import {
   createWebSession,
   destroyWebSession,
-  resolveWebSession,
+  resolveWebLogin,
+  type WebLogin,
 } from '../../services/auth/web-session.service';
 import { cookieOptions, readCookie } from './cookies';
 import { COPY_BUTTON_SCRIPT } from './copy-button.asset';
@@ -41,9 +42,7 @@ const CSRF_COOKIE = 'quiz_keys_csrf';
 const OPERATION = 'keyManager';
 const NO_SUCH_KEY = 'That API key does not exist.';
 
-interface LoggedIn {
-  session: WebSession;
-  user: User;
+interface LoggedIn extends WebLogin {
   ctx: RequestContext;
 }
 
@@ -79,11 +78,8 @@ export function keyManagerRoutes(deps: AppDeps, formBody: RequestHandler): Route
   /** The session of the request with its user, or undefined (the cookie is then cleared). */
   async function loggedIn(req: Request, res: Response): Promise<LoggedIn | undefined> {
     const cookie = readCookie(req, SESSION_COOKIE);
-    const session = await resolveWebSession(deps, cookie);
-    const user = session
-      ? await deps.db.read.getRepository(User).findOneBy({ id: session.userId })
-      : null;
-    if (!session || !user) {
+    const login = await resolveWebLogin(deps, cookie);
+    if (!login) {
       if (cookie !== undefined) res.clearCookie(SESSION_COOKIE, cookieOptions(req, root, 'strict'));
       return undefined;
     }
@@ -91,9 +87,9 @@ export function keyManagerRoutes(deps: AppDeps, formBody: RequestHandler): Route
       requestId: res.locals.requestId as string,
       operation: OPERATION,
       // A browser session has no API key; the key policy looks only at the user.
-      requester: { kind: 'user', userId: user.id, apiKeyId: 0 },
+      requester: { kind: 'user', userId: login.user.id, apiKeyId: 0 },
     });
-    return { session, user, ctx };
+    return { ...login, ctx };
   }
 
   function frameOf(current: LoggedIn): KeyManagerFrame {
@@ -216,9 +212,9 @@ export function keyManagerRoutes(deps: AppDeps, formBody: RequestHandler): Route
       showLogin(req, res, 400, { email, error: 'Enter your email and password.' });
       return;
     }
-    let user: User;
+    let userId: number;
     try {
-      user = await verifyLogin(
+      ({ id: userId } = await verifyLogin(
         {
           config,
           db: deps.db,
@@ -229,7 +225,7 @@ export function keyManagerRoutes(deps: AppDeps, formBody: RequestHandler): Route
         email,
         password,
         req.ip,
-      );
+      ));
     } catch (error) {
       if (!(error instanceof ServiceApiError) || error.status >= 500) throw error;
       if (error.extras.retryAfterSeconds !== undefined) {
@@ -240,7 +236,7 @@ export function keyManagerRoutes(deps: AppDeps, formBody: RequestHandler): Route
     }
     // A session that was open before the login is replaced, never reused (session fixation).
     await destroyWebSession(deps, readCookie(req, SESSION_COOKIE));
-    const { secret } = await createWebSession(deps, user.id);
+    const { secret } = await createWebSession(deps, userId);
     res.cookie(
       SESSION_COOKIE,
       secret,

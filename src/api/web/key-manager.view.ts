@@ -1,4 +1,4 @@
-import type { ApiKey } from '../../db/entities';
+import type { ApiKey } from '../../services/api-keys/api-key.service';
 import { CSRF_FIELD } from './csrf';
 import { errorBox, escapeHtml, renderPage } from './html';
 

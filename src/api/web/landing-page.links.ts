@@ -1,5 +1,5 @@
 import type { Config } from '../../config/config';
-import { ideServed, presetApiKey, type FrontDoorOptions } from '../docs/docs.presets';
+import { ideServed, presetApiKey, type FrontDoorOptions } from './front-door.presets';
 
 /** One address of the front door: a page, a tool or an endpoint, relative to the service URL. */
 export interface FrontDoorLink {

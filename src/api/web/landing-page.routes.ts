@@ -1,9 +1,8 @@
 import { Router, type Request } from 'express';
 import type { Config } from '../../config/config';
 import { ACCESS_TOKEN_STORAGE_KEY } from '@quiz-results/client';
-import { scriptAsset } from '../docs/docs.assets';
-import { presetApiKey, type FrontDoorOptions } from '../docs/docs.presets';
-import { setPageHeaders } from './html';
+import { presetApiKey, type FrontDoorOptions } from './front-door.presets';
+import { scriptAsset, setPageHeaders } from './html';
 import { frontDoorLinks, LANDING_PAGE_PATH } from './landing-page.links';
 import { landingPage } from './landing-page.view';
 

@@ -1,6 +1,6 @@
 import type { DataSource, QueryRunner } from 'typeorm';
-import { wholeSeconds } from '../../db/column-types';
-import { dialectOf } from '../../db/dialect';
+import { wholeSeconds } from '../../db/entities/column-types';
+import { dialectOf } from '../../db/sql/dialect';
 import { encodeQuestionRow } from '../../domain/questions/question-row.codec';
 import type { IdMap, ImportSource, Records } from './import-document';
 import type { ValidUser } from './import-records';

@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import { dialectOf } from '../../db/dialect';
+import { dialectOf } from '../../db/sql/dialect';
 import { ImportError } from './import-validator';
 import { LoadStatements } from './row-writer';
 

@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import type { Dialect, SqlDate } from '../../db/dialect';
+import type { Dialect, SqlDate } from '../../db/sql/dialect';
 
 /** A statement parameter of a bulk load. */
 export type SqlValue = string | number | SqlDate | null;

@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
-import { datetime } from '../column-types';
+import { datetime } from './column-types';
 import { ApiKey } from './api-key.entity';
 import { User } from './user.entity';
 

@@ -7,7 +7,7 @@ import {
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
-import { bool, datetime } from '../column-types';
+import { bool, datetime } from './column-types';
 import { Question } from './question.entity';
 import { Quiz } from './quiz.entity';
 import { Session } from './session.entity';

@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
-import { datetime } from '../column-types';
+import { datetime } from './column-types';
 import { User } from './user.entity';
 
 @Entity('api_keys')

@@ -6,17 +6,8 @@ import {
   PrimaryColumn,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import { datetime } from '../column-types';
-
-export const DATA_SET_ITEM_TYPES = [
-  'user',
-  'quiz',
-  'userGroup',
-  'computedResult',
-  'questionStatistic',
-  'quizStatistic',
-] as const;
-export type DataSetItemType = (typeof DATA_SET_ITEM_TYPES)[number];
+import type { DataSetItemType } from '../../domain/data-sets/item-types';
+import { datetime } from './column-types';
 
 /**
  * A set computed once by the operation that made it and kept for paging (contract.md §5).

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { datetime } from '../column-types';
+import { datetime } from './column-types';
 
 /**
  * A failed login, counted per account and per client IP to rate-limit guessing. Kept in the

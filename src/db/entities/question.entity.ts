@@ -8,11 +8,8 @@ import {
   type Relation,
 } from 'typeorm';
 import type { MediaType, QuestionType } from '../../domain/questions/question-types';
-import { bool } from '../column-types';
+import { bool } from './column-types';
 import { Quiz } from './quiz.entity';
-
-// The domain owns the values; re-exported for the modules that met them here.
-export { MEDIA_TYPES, type MediaType } from '../../domain/questions/question-types';
 
 @Entity('questions')
 /** A quiz's questions are read in order; (quiz, position) is also the natural key bulk loads use. */

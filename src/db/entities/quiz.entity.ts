@@ -9,12 +9,9 @@ import {
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
-import { bool, datetime } from '../column-types';
+import { bool, datetime } from './column-types';
 import type { QuizVisibility } from '../../domain/quizzes/quiz.rules';
 import { User } from './user.entity';
-
-// The domain owns the values; re-exported for the modules that met them here.
-export { QUIZ_VISIBILITIES, type QuizVisibility } from '../../domain/quizzes/quiz.rules';
 
 @Entity('quizzes')
 /** Quiz sets filter by visibility with a date interval (anonymous requesters see public only). */

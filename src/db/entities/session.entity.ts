@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
-import { bool, datetime } from '../column-types';
+import { bool, datetime } from './column-types';
 import { Quiz } from './quiz.entity';
 import { User } from './user.entity';
 

@@ -7,7 +7,7 @@ import {
   Column,
   type Relation,
 } from 'typeorm';
-import { bool } from '../column-types';
+import { bool } from './column-types';
 import { Quiz } from './quiz.entity';
 import { User } from './user.entity';
 

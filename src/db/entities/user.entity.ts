@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { bool, datetime } from '../column-types';
+import { bool, datetime } from './column-types';
 
 @Entity('users')
 export class User {

@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
-import { datetime } from '../column-types';
+import { datetime } from './column-types';
 import { User } from './user.entity';
 
 /** A browser session of the key manager: the cookie holds a random id, stored here only as its hash. */

@@ -1,10 +1,10 @@
 import type { AttemptScope, GroupScope, QuizScope } from '../../domain/policy/access.policy';
-import type { Dialect } from '../dialect';
+import type { Dialect } from './dialect';
 
 /**
  * The access policy's scopes and facts as SQL: the one place where `access.policy.ts` is
  * rewritten for the database. Each form is held to the pure policy on random data by
- * test/integration/access-policy-sql.test.ts.
+ * test/integration/access-policy-sql.contract.test.ts.
  */
 
 /** A WHERE fragment and its `?` parameters, in placeholder order. */

@@ -1,8 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QuestionRow } from '../../domain/questions/question-row.codec';
 import type { QuestionType } from '../../domain/questions/question-types';
-import { toNumber, type Dialect } from '../dialect';
-import type { SqlStatement } from '../statement-batches';
+import { toNumber, type Dialect } from './dialect';
+import type { SqlStatement } from './statement-batches';
 import { knownUsersSql } from './access-policy.sql';
 
 /**

@@ -1,5 +1,5 @@
 import type { ApiKey } from '../entities';
-import type { RowReader } from '../row-reads';
+import type { RowReader } from './row-reads';
 
 /** What the credentials check reads of a stored key. */
 export type StoredKey = Pick<ApiKey, 'id' | 'host' | 'revokedAt'>;

@@ -1,5 +1,5 @@
 import type { DataSet } from '../entities/data-set.entity';
-import type { Dialect, SqlDate } from '../dialect';
+import type { Dialect, SqlDate } from './dialect';
 import type { RowsQuery } from './rows-query.sql';
 import type { SqlFragment, SqlParam } from './sql-fragment';
 

@@ -1,6 +1,6 @@
-import type { Dialect } from '../dialect';
-import type { EntityRows } from '../entity-rows';
-import type { SqlStatement } from '../statement-batches';
+import type { Dialect } from './dialect';
+import type { EntityRows } from './entity-rows';
+import type { SqlStatement } from './statement-batches';
 
 /**
  * The rows of an entity's table whose `column` is one of `values`, in `orderBy` order when

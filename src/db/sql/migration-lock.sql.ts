@@ -1,4 +1,4 @@
-import type { DialectName } from '../dialect';
+import type { DialectName } from './dialect';
 
 /**
  * The statements of the migration lease (table migration_lock): one row per lock name, taken by

@@ -1,4 +1,4 @@
-import type { Dialect } from '../dialect';
+import type { Dialect } from './dialect';
 
 /** Values are snapped to multiples of 1/SCALE before rounding (see roundedSql). */
 const SCALE = 10_000_000_000;

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { toNumber, type Dialect } from '../dialect';
-import type { SqlStatement } from '../statement-batches';
+import { toNumber, type Dialect } from './dialect';
+import type { SqlStatement } from './statement-batches';
 
 /**
  * The change markers of sessions (table session_changes, contract.md §10): the writer of answers

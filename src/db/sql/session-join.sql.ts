@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { toNumber, type Dialect } from '../dialect';
-import type { SqlStatement } from '../statement-batches';
+import { toNumber, type Dialect } from './dialect';
+import type { SqlStatement } from './statement-batches';
 
 /**
  * The statements of session join codes (contract.md §9): the code is looked up by its unique

@@ -1,4 +1,4 @@
-import type { SqlVariable } from '../statement-batches';
+import type { SqlVariable } from './statement-batches';
 
 /** A statement parameter; a session variable only in statements that run in MySQL batches. */
 export type SqlParam = string | number | Date | null | SqlVariable;

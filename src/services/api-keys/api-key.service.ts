@@ -5,6 +5,9 @@ import { Errors } from '../../errors';
 import { hashSecret, newSecret } from '../../security/secrets';
 import { normalizeKeyHost } from './host';
 
+/** The stored key this service hands out (listApiKeys, createApiKey), for the pages that show it. */
+export type { ApiKey };
+
 export const API_KEY_PREFIX = 'qk_';
 
 export interface CreatedApiKey {

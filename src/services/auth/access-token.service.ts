@@ -1,4 +1,4 @@
-import { expiryIn } from '../../db/column-types';
+import { expiryIn } from '../../db/entities/column-types';
 import { LessThan } from 'typeorm';
 import type { RequestContext } from '../../context/request-context';
 import { AccessToken } from '../../db/entities';

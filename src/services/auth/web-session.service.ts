@@ -1,6 +1,6 @@
-import { expiryIn } from '../../db/column-types';
+import { expiryIn } from '../../db/entities/column-types';
 import type { AppDeps } from '../../context/request-context';
-import { WebSession } from '../../db/entities';
+import { User, WebSession } from '../../db/entities';
 import { hashSecret, newSecret } from '../../security/secrets';
 
 export const WEB_SESSION_PREFIX = 'qs_';
@@ -41,6 +41,24 @@ export async function resolveWebSession(
     .findOneBy({ tokenHash: hashSecret(secret) });
   if (!session || session.expiresAt.getTime() <= Date.now()) return undefined;
   return session;
+}
+
+/** A live session and the user it logs in: what the key manager knows of a cookie. */
+export interface WebLogin {
+  session: WebSession;
+  user: User;
+}
+
+/** The live session a cookie value names, with its user; undefined when either is gone. */
+export async function resolveWebLogin(
+  ctx: WebSessionContext,
+  secret: string | undefined,
+): Promise<WebLogin | undefined> {
+  const session = await resolveWebSession(ctx, secret);
+  const user = session
+    ? await ctx.db.read.getRepository(User).findOneBy({ id: session.userId })
+    : null;
+  return session && user ? { session, user } : undefined;
 }
 
 /** Ends a session (log out); unknown values are ignored. */

@@ -1,7 +1,8 @@
 import { createLoaders } from '../../context/loaders';
 import type { RequestContext } from '../../context/request-context';
-import { toNumber } from '../../db/dialect';
-import type { DataSet, DataSetItemType } from '../../db/entities/data-set.entity';
+import { toNumber } from '../../db/sql/dialect';
+import type { DataSet } from '../../db/entities/data-set.entity';
+import type { DataSetItemType } from '../../domain/data-sets/item-types';
 import { membersAfter } from '../../db/sql/data-set.sql';
 import { Errors } from '../../errors';
 import { storedResultsShape, type StoredResultsShape } from '../results/result-parameters';

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { DataSet } from '../../db/entities/data-set.entity';
-import { entityRows } from '../../db/entity-rows';
+import { entityRows } from '../../db/sql/entity-rows';
 import { entitiesWhereIn } from '../../db/sql/entity-reads.sql';
 import { dataSetReadDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';

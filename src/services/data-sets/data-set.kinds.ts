@@ -1,5 +1,5 @@
-import { toNumber } from '../../db/dialect';
-import type { DataSetItemType } from '../../db/entities/data-set.entity';
+import { toNumber } from '../../db/sql/dialect';
+import type { DataSetItemType } from '../../domain/data-sets/item-types';
 import type { MembersTable } from '../../db/sql/data-set.sql';
 import { RESULT_COLUMNS } from '../results/result-types.registry';
 import {

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../context/request-context';
-import { toNumber } from '../../db/dialect';
+import { toNumber } from '../../db/sql/dialect';
 import {
   deleteHeaders,
   deleteMemberRange,

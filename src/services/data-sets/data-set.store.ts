@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
-import { expiryIn } from '../../db/column-types';
-import { DataSet, type DataSetItemType } from '../../db/entities/data-set.entity';
+import { expiryIn } from '../../db/entities/column-types';
+import { DataSet } from '../../db/entities/data-set.entity';
+import type { DataSetItemType } from '../../domain/data-sets/item-types';
 import { idMembers } from '../../db/sql/data-set.sql';
 import { insertStatement, type RowsQuery } from '../../db/sql/rows-query.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';

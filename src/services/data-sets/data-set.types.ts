@@ -1,5 +1,5 @@
-import type { DataSetItemType } from '../../db/entities/data-set.entity';
-import type { SqlStatement, SqlVariable } from '../../db/statement-batches';
+import type { DataSetItemType } from '../../domain/data-sets/item-types';
+import type { SqlStatement, SqlVariable } from '../../db/sql/statement-batches';
 import type { RawParam } from './data-set.params';
 
 /** One page of a set, as the domain knows it; the views turn ids into items. */

@@ -2,9 +2,9 @@ import type { RequestContext } from '../../context/request-context';
 import { readableQuizzes } from '../quizzes/quiz.service';
 import { quizView, type QuizView } from '../quizzes/quiz.views';
 import { userView, type UserView } from '../users/user.views';
-import type { DataSetItemType } from '../../db/entities/data-set.entity';
+import type { DataSetItemType } from '../../domain/data-sets/item-types';
 import type { DataSetPage, ResultRow } from './data-set.types';
-import { toNumber } from '../../db/dialect';
+import { toNumber } from '../../db/sql/dialect';
 import { storedResultsShape, type StoredResultsShape } from '../results/result-parameters';
 import { resultTypeDefinition, type ResultType } from '../results/result-types.registry';
 import {

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
-import { toNumber } from '../../db/dialect';
+import { toNumber } from '../../db/sql/dialect';
 import { DataSet } from '../../db/entities/data-set.entity';
 import {
   headerInsert,
@@ -7,7 +7,7 @@ import {
   rememberInsertId,
   totalUpdate,
 } from '../../db/sql/data-set.sql';
-import { sqlVariable } from '../../db/statement-batches';
+import { sqlVariable } from '../../db/sql/statement-batches';
 import { kindOf } from './data-set.kinds';
 import { pageRowsStatement } from './data-set.paging';
 import type { MembersStatement, ResultRow } from './data-set.types';

@@ -11,7 +11,7 @@ import {
   type RawParam,
 } from './data-set.params';
 import { type SqlCondition } from './data-set.sql';
-import type { Dialect } from '../../db/dialect';
+import type { Dialect } from '../../db/sql/dialect';
 import { attemptScopeSql, quizScopeSql } from '../../db/sql/access-policy.sql';
 import type { SqlFragment } from '../../db/sql/sql-fragment';
 

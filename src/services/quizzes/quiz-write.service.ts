@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
-import { wholeSeconds } from '../../db/column-types';
+import { wholeSeconds } from '../../db/entities/column-types';
 import { Question, Quiz, QuizTag, User, UserQuizFlag } from '../../db/entities';
 import { quizCreationDecision } from '../../domain/policy/access.policy';
 import { encodeQuestionRow } from '../../domain/questions/question-row.codec';

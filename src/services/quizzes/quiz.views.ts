@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../context/request-context';
 import type { Question, Quiz } from '../../db/entities';
-import type { MediaType } from '../../db/entities/question.entity';
+import type { MediaType } from '../../domain/questions/question-types';
 import type { QuestionType } from '../../domain/questions/question-types';
-import type { QuizVisibility } from '../../db/entities/quiz.entity';
+import type { QuizVisibility } from '../../domain/quizzes/quiz.rules';
 import { seesGoodAnswers, seesPrivateQuizFields } from '../../domain/policy/access.policy';
 import { userView, type UserView } from '../users/user.views';
 

@@ -1,4 +1,4 @@
-import type { Dialect } from '../../db/dialect';
+import type { Dialect } from '../../db/sql/dialect';
 import { storedMembers, type MemberSource } from '../../db/sql/member-sources.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import type { AttemptScope } from '../../domain/policy/access.policy';

@@ -1,4 +1,4 @@
-import type { Dialect } from '../../db/dialect';
+import type { Dialect } from '../../db/sql/dialect';
 import type { AggregationFunction } from './aggregation-functions.registry';
 
 /**

@@ -1,4 +1,4 @@
-import type { Dialect } from '../../db/dialect';
+import type { Dialect } from '../../db/sql/dialect';
 import { roundedSql } from '../../db/sql/rounding.sql';
 import { selectStatement, type QueryColumn, type RowsQuery } from '../../db/sql/rows-query.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
-import { wholeSeconds } from '../../db/column-types';
+import { wholeSeconds } from '../../db/entities/column-types';
 import {
   knownUserIds,
   sessionAttendeeIds,

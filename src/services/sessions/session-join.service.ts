@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { RequestContext } from '../../context/request-context';
-import { expiryIn, wholeSeconds } from '../../db/column-types';
+import { expiryIn, wholeSeconds } from '../../db/entities/column-types';
 import { LoginFailure, Session } from '../../db/entities';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { addAttendees } from '../../db/sql/answers.sql';

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { loadEvery } from '../../context/loaders';
-import { wholeSeconds } from '../../db/column-types';
+import { wholeSeconds } from '../../db/entities/column-types';
 import { Session, SessionQuiz } from '../../db/entities';
 import { isUniqueViolation } from '../../db/sql-errors';
 import { addAttendees, knownUserIds } from '../../db/sql/answers.sql';

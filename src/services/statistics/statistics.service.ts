@@ -3,7 +3,7 @@ import { detailedAttemptScope } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import type { RawParam } from '../data-sets/data-set.params';
 import { parsePageSize } from '../data-sets/data-set.params';
-import { toNumber } from '../../db/dialect';
+import { toNumber } from '../../db/sql/dialect';
 import { selectStatement } from '../../db/sql/rows-query.sql';
 import { requireReadableDataSet } from '../data-sets/data-set.access';
 import { createDataSetFrom } from '../data-sets/data-set.store';

@@ -1,4 +1,4 @@
-import type { Dialect } from '../../db/dialect';
+import type { Dialect } from '../../db/sql/dialect';
 import { attemptScopeSql } from '../../db/sql/access-policy.sql';
 import { roundedSql } from '../../db/sql/rounding.sql';
 import type { RowsQuery } from '../../db/sql/rows-query.sql';

@@ -1,4 +1,4 @@
-import { toNumber } from '../../db/dialect';
+import { toNumber } from '../../db/sql/dialect';
 import type { ResultRow } from '../data-sets/data-set.types';
 import {
   countsOf,

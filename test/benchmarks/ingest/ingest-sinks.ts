@@ -1,9 +1,9 @@
 import http from 'node:http';
 import mysql from 'mysql2/promise';
-import { dialectNamed } from '../../../src/db/dialect';
+import { dialectNamed } from '../../../src/db/sql/dialect';
 import { addAttendees, upsertAnswers, type AnswerRow } from '../../../src/db/sql/answers.sql';
 import { bumpSessionVersion } from '../../../src/db/sql/session-changes.sql';
-import type { SqlStatement } from '../../../src/db/statement-batches';
+import type { SqlStatement } from '../../../src/db/sql/statement-batches';
 import { answerFor, type Fixture, type FixtureQuestion } from './ingest-fixture';
 import { DB, mysqlUri } from './ingest-settings';
 

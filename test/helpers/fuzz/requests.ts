@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import type { WeightedCredentials } from './pools';
 
 /**
- * Generators of hostile requests for the fuzz suite (test/integration/fuzz.test.ts): every REST
- * operation and every GraphQL root field, with parameters present, absent, blank, repeated or
- * of the wrong type, odd credentials, methods, bodies and content types. Each generated request
+ * Generators of hostile requests for the fuzz suite (test/integration/fuzz.slow.test.ts): every
+ * REST operation and every GraphQL root field, with parameters present, absent, blank, repeated
+ * or of the wrong type, odd credentials, methods, bodies and content types. Each generated request
  * is a plain object that reads as the HTTP request it describes, so a counterexample printed by
  * fast-check can be replayed by hand.
  */

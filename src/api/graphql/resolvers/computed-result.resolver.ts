@@ -8,7 +8,7 @@ import {
   getResultsOperation,
   getSessionResultsOperation,
 } from '../../operations/results.operation';
-import { resolveOperation, type GraphQLContext } from '../graphql.context';
+import { resolveOperation, type GraphQLContext } from '../execution/graphql.context';
 import {
   AggregationFunctionEnum,
   ComputedResultObject,

@@ -8,7 +8,7 @@ import {
   getUserSetOperation,
 } from '../../operations/data-set.operation';
 import { rootFieldDescription } from '../../operations/operation-catalog';
-import { resolveOperation, type GraphQLContext } from '../graphql.context';
+import { resolveOperation, type GraphQLContext } from '../execution/graphql.context';
 import {
   DataSetItemConnectionObject,
   toDataSetItemConnection,

@@ -12,8 +12,12 @@ import { createLoaders } from '../../../context/loaders';
 import type { LiveResultsEvent } from '../../../services/live/live-results.service';
 import { rootFieldDescription } from '../../operations/operation-catalog';
 import { sessionResultsOperation } from '../../operations/results.operation';
-import { resolveOperation, type GraphQLArguments, type GraphQLContext } from '../graphql.context';
-import { domainErrorOf } from '../graphql.middleware';
+import {
+  resolveOperation,
+  type GraphQLArguments,
+  type GraphQLContext,
+} from '../execution/graphql.context';
+import { domainErrorOf } from '../execution/graphql.middleware';
 import {
   AggregationFunctionEnum,
   ComputedResultObject,

@@ -5,7 +5,7 @@ import {
   getQuizAttributeOperation,
   getQuizOperation,
 } from '../../operations/quiz.operation';
-import { plainInput, resolveOperation, type GraphQLContext } from '../graphql.context';
+import { plainInput, resolveOperation, type GraphQLContext } from '../execution/graphql.context';
 import { ItemAttributeObject, toItemAttributeObject } from '../types/item-attribute.type';
 import { QuizInput, QuizObject, toQuizObject } from '../types/quiz.type';
 

@@ -6,7 +6,7 @@ import {
   getSessionOperation,
   joinSessionOperation,
 } from '../../operations/session.operation';
-import { plainInput, resolveOperation, type GraphQLContext } from '../graphql.context';
+import { plainInput, resolveOperation, type GraphQLContext } from '../execution/graphql.context';
 import {
   AddAnswersResultObject,
   AnswerInput,

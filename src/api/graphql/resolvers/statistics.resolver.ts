@@ -19,7 +19,7 @@ import {
   getQuestionStatisticsOperation,
   getQuizStatisticsOperation,
 } from '../../operations/statistics.operation';
-import { resolveOperation, type GraphQLContext } from '../graphql.context';
+import { resolveOperation, type GraphQLContext } from '../execution/graphql.context';
 import {
   type DataSetObject,
   QuestionStatisticPage,

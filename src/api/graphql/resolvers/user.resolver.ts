@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { rootFieldDescription } from '../../operations/operation-catalog';
 import { getUserAttributeOperation, getUserOperation } from '../../operations/user.operation';
-import { resolveOperation, type GraphQLContext } from '../graphql.context';
+import { resolveOperation, type GraphQLContext } from '../execution/graphql.context';
 import { ItemAttributeObject, toItemAttributeObject } from '../types/item-attribute.type';
 import { toUserType, UserType } from '../types/user.type';
 

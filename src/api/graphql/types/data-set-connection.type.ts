@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import type { DataSetItemType } from '../../../db/entities/data-set.entity';
+import type { DataSetItemType } from '../../../domain/data-sets/item-types';
 import type { DataSetItemsView } from '../../operations/data-set.operation';
 import { itemCursor } from '../../../services/data-sets/data-set-items.service';
 import { DataSetItemUnion, ItemTypeEnum, toDataSetObject } from './data-set.type';

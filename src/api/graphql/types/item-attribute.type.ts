@@ -1,7 +1,7 @@
 import { JSONResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { ItemAttribute } from '../../../services/attributes/item-attribute';
-import { serializeItemAttribute } from '../../rest/serializers/attribute.serializer';
+import { serializeItemAttribute } from '../../operations/shapes/attribute.serializer';
 
 @ObjectType('ItemAttribute', {
   simpleResolvers: true,

@@ -1,5 +1,5 @@
 import { Field, Float, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
-import { MEDIA_TYPES, type MediaType } from '../../../db/entities/question.entity';
+import { MEDIA_TYPES, type MediaType } from '../../../domain/questions/question-types';
 import { QUESTION_TYPES, type QuestionType } from '../../../domain/questions/question-types';
 import type { QuestionView } from '../../../services/quizzes/quiz.views';
 

@@ -2,9 +2,9 @@ import { JSONResolver } from 'graphql-scalars';
 import { DateTimeScalar } from './date-time.scalar';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
-import { QUIZ_VISIBILITIES, type QuizVisibility } from '../../../db/entities/quiz.entity';
+import { QUIZ_VISIBILITIES, type QuizVisibility } from '../../../domain/quizzes/quiz.rules';
 import type { QuizView } from '../../../services/quizzes/quiz.views';
-import type { MediaType } from '../../../db/entities/question.entity';
+import type { MediaType } from '../../../domain/questions/question-types';
 import { MediaKind, QuestionObject, toQuestionObject } from './question.type';
 import { toUserType, UserType } from './user.type';
 

@@ -11,7 +11,7 @@ import {
 } from '../../operations/operation-definition';
 import { ACCEPTED_ENCODINGS, MAX_QUERY_PARAMETERS } from '../../http/request-limits.middleware';
 import { errorExamples } from './openapi.examples';
-import { COMPONENT_SCHEMAS } from './openapi.schemas';
+import { COMPONENT_SCHEMAS } from '../../operations/shapes/openapi.schemas';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'MissingParameterException or BadParameterException',

@@ -12,7 +12,7 @@ import {
   User,
   UserQuizFlag,
 } from '../../src/db/entities';
-import { entityRows } from '../../src/db/entity-rows';
+import { entityRows } from '../../src/db/sql/entity-rows';
 import { generateData } from '../../src/data/generate/synthetic-data';
 import { loadData } from '../../src/data/import/bulk-loader';
 import { BACKENDS, openBackend } from '../helpers/database';

@@ -13,9 +13,9 @@ import {
   type QuizFieldValues,
   type QuizPublicField,
   type QuizRequesterField,
-} from '../attributes/item-attribute';
-import { getQuiz } from './quiz.service';
-import type { QuizView } from './quiz.views';
+} from './item-attribute';
+import { getQuiz } from '../quizzes/quiz.service';
+import type { QuizView } from '../quizzes/quiz.views';
 
 function checkedAttributeName(ctx: RequestContext, attributeName: string): QuizAttributeName {
   if (attributeName.trim() === '') throw Errors.missingParameter(ctx.operation, 'attributeName');

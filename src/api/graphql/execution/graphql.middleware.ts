@@ -1,5 +1,5 @@
 import type { MiddlewareFn } from 'type-graphql';
-import { ServiceApiError, toServiceApiError } from '../../errors';
+import { ServiceApiError, toServiceApiError } from '../../../errors';
 import type { GraphQLContext } from './graphql.context';
 import { rootFieldName } from './root-fields';
 

@@ -115,7 +115,7 @@ const textAt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('
 const msOf = (text: string) => Date.parse(`${text.replace(' ', 'T')}Z`);
 
 beforeAll(() => {
-  console.info(describeSeed('test/integration/ingestion-oracle.test.ts', SEED));
+  console.info(describeSeed('test/integration/ingestion-oracle.contract.test.ts', SEED));
 });
 
 describe.each(BACKENDS)('ingestion matches the import on %s', (backend) => {

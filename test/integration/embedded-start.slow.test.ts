@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDatabase as Database } from '../../src/db/sqlite-driver';
 import { ensureBuilt } from '../helpers/build';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -109,7 +109,7 @@ const at = (seconds: number) =>
   new Date(BASE_MS + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 beforeAll(() => {
-  console.info(describeSeed('test/integration/ingestion-idempotency.test.ts', SEED));
+  console.info(describeSeed('test/integration/ingestion-idempotency.contract.test.ts', SEED));
 });
 
 describe.each(BACKENDS)('addAnswers idempotency on %s', (backend) => {

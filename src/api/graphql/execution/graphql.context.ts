@@ -3,15 +3,15 @@ import {
   createRequestContext,
   type AppDeps,
   type RequestContext,
-} from '../../context/request-context';
-import { toServiceApiError } from '../../errors';
-import { authenticateCredentials } from '../../services/auth/credentials.service';
-import { credentialsFrom, type CredentialCarrier } from '../credentials.reader';
+} from '../../../context/request-context';
+import { toServiceApiError } from '../../../errors';
+import { authenticateCredentials } from '../../../services/auth/credentials.service';
+import { credentialsFrom, type CredentialCarrier } from '../../http/credentials.reader';
 import {
   runOperation,
   type OperationDefinition,
   type ParameterNameOf,
-} from '../operations/operation-definition';
+} from '../../operations/operation-definition';
 import { graphQLErrorOf } from './graphql.errors';
 import type { GraphQLRequestSummary } from './graphql.log';
 

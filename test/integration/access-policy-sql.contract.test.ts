@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { generateData } from '../../src/data/generate/synthetic-data';
 import { loadData } from '../../src/data/import/bulk-loader';
-import { dialectOf } from '../../src/db/dialect';
+import { dialectOf } from '../../src/db/sql/dialect';
 import {
   attemptScopeSql,
   attendedQuizzesSql,

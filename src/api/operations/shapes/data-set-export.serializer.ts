@@ -1,8 +1,8 @@
-import type { DataSetItemType } from '../../../db/entities/data-set.entity';
+import type { DataSetItemType } from '../../../domain/data-sets/item-types';
 import type { DataSetExport } from '../../../services/data-sets/data-set-export.service';
 import type { StoredResultsShape } from '../../../services/results/result-parameters';
-import type { RestDownload } from '../../operations/operation-definition';
-import { COMPONENT_SCHEMAS, type JsonSchema } from '../openapi/openapi.schemas';
+import type { RestDownload } from './download';
+import { COMPONENT_SCHEMAS, type JsonSchema } from './openapi.schemas';
 import { csvField, csvRecord, UTF8_BOM, valueAt } from './csv.encoder';
 import { serializeComputedResult, serializeDataSetItems } from './data-set.serializer';
 

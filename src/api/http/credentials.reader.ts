@@ -1,4 +1,4 @@
-import { optionalString } from './rest/params';
+import { optionalString } from './parameter-text';
 
 /** The credentials a request presents; absent ones are undefined. */
 export interface Credentials {

@@ -1,4 +1,4 @@
-import { DATA_SET_ITEM_TYPES, type DataSetItemType } from '../../../db/entities/data-set.entity';
+import { DATA_SET_ITEM_TYPES, type DataSetItemType } from '../../../domain/data-sets/item-types';
 import {
   MAX_ITEMS_PER_PAGE,
   MIN_ITEMS_PER_PAGE,

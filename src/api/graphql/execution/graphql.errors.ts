@@ -1,7 +1,7 @@
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { Errors, ServiceApiError } from '../../errors';
-import { hideSecrets } from '../../observability/secret-shapes';
+import { Errors, ServiceApiError } from '../../../errors';
+import { hideSecrets } from '../../../observability/secret-shapes';
 
 /**
  * A domain error raised outside any resolver (credentials, limits): the request gets the

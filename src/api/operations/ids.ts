@@ -1,4 +1,4 @@
-import { Errors } from '../errors';
+import { Errors } from '../../errors';
 
 const MAX_ID = 2 ** 31 - 1;
 

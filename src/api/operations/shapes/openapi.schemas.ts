@@ -5,8 +5,8 @@ import {
 } from '../../../domain/questions/question-types';
 import { DURATION_PATTERN, QUIZ_LIMITS } from '../../../domain/quizzes/quiz-content.validator';
 import { MAX_JSON_DEPTH } from '../../../domain/validation/checks';
-import { MEDIA_TYPES } from '../../../db/entities/question.entity';
-import { QUIZ_VISIBILITIES } from '../../../db/entities/quiz.entity';
+import { MEDIA_TYPES } from '../../../domain/questions/question-types';
+import { QUIZ_VISIBILITIES } from '../../../domain/quizzes/quiz.rules';
 import { ERROR_TABLE } from '../../../errors';
 import { QUIZ_PUBLIC_FIELDS } from '../../../services/quizzes/quiz.views';
 import { PAGE_SCHEMAS } from './openapi.page-schemas';

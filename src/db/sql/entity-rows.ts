@@ -5,7 +5,8 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
  * An entity's columns for a raw SELECT, and the mapping of its rows back to the entity. The
  * columns come from the entity's metadata and each value goes through the driver's own
  * conversion (booleans, datetimes), so a row read here equals what the repository would load,
- * without its query builder and hydration (test/integration/entity-rows.test.ts holds them equal).
+ * without its query builder and hydration (test/integration/entity-rows.contract.test.ts holds
+ * them equal).
  */
 export interface EntityRows<E> {
   /** The table's name. */

@@ -7,9 +7,10 @@ import { buildSchema, isAbstractType } from 'graphql';
 import type { DataSource } from 'typeorm';
 import { SCHEMA_FILE } from '../../src/api/contracts.emit';
 import { loadData } from '../../src/data/import/bulk-loader';
-import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
+import type { IdMap } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
+import { cachingClientsClass } from '../helpers/caching-clients.fixture';
 import { openTestDatabase } from '../helpers/database';
 
 /**
@@ -18,53 +19,7 @@ import { openTestDatabase } from '../helpers/database';
  * need no possibleTypes, and the package's possibleTypes serve getDataSetPage's fragments.
  */
 
-const PUPILS = ['p0', 'p1', 'p2', 'p3'];
-/** Session A: p0 and p1; session B: p2 and p3. Pupil i answers the first question right if i is even. */
-const DOCUMENT: ImportDocument = {
-  users: [
-    { ref: 'T', email: 't@apollo.example', firstName: 'Tom', lastName: 'Teacher' },
-    ...PUPILS.map((ref, i) => ({
-      ref,
-      email: `${ref}@apollo.example`,
-      firstName: `Pupil${i}`,
-      lastName: 'A',
-    })),
-  ],
-  quizzes: ['q1', 'q2'].map((ref) => ({
-    ref,
-    author: 'T',
-    title: `Quiz ${ref}`,
-    visibility: 'public' as const,
-    survey: false,
-    tags: ['apollo', ref],
-    questions: [
-      { title: 'First', type: 'TrueFalse', goodAnswer: true },
-      { title: 'Second', type: 'TrueFalse', goodAnswer: true },
-    ],
-  })),
-  sessions: (['A', 'B'] as const).map((ref, index) => ({
-    ref,
-    owner: 'T',
-    title: `Class ${ref}`,
-    startDate: `2026-10-0${index + 1} 09:00:00`,
-    quizzes: ['q1', 'q2'],
-    attendees: PUPILS.slice(index * 2, index * 2 + 2).map((user) => ({ user })),
-  })),
-  answers: (['A', 'B'] as const).flatMap((session, index) =>
-    PUPILS.slice(index * 2, index * 2 + 2).flatMap((user) =>
-      ['q1', 'q2'].flatMap((quiz) =>
-        [0, 1].map((question) => ({
-          session,
-          user,
-          quiz,
-          question,
-          answer: question === 1 || PUPILS.indexOf(user) % 2 === 0,
-          answeredAt: `2026-10-0${index + 1} 09:0${question + 1}:00`,
-        })),
-      ),
-    ),
-  ),
-};
+const DOCUMENT = cachingClientsClass('apollo', 'Tom', 'A');
 
 type Json = Record<string, unknown>;
 type Page = { dataSetId: string; items: Json[] };

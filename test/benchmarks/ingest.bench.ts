@@ -36,7 +36,7 @@
  *   BENCH_FLOORS=0 a round is the two builds alone, one right after the other: short phases and
  *   many rounds then pair them closely in time, which a shared machine's drifting load needs.
  * - The live phase (BENCH_LIVE: 1 after the rounds, the default; only; 0 none), the live target
- *   of issue 14: BENCH_LIVE_SESSIONS (100) fresh sessions of the teacher, BENCH_LIVE_PUPILS (30)
+ *   BENCH_LIVE_SESSIONS (100) fresh sessions of the teacher, BENCH_LIVE_PUPILS (30)
  *   attending each, each session subscribed once (sessionResults, nbAnswers and nbGoodAnswers)
  *   over graphql-ws from this process, 5 subscriptions to a connection. A class plays in every
  *   session: pupils answer its questions one after the other, 2 to 8 s of thought before each;

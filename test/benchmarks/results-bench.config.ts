@@ -17,7 +17,7 @@ export const COMPARE_JS = process.env.BENCH_COMPARE_JS;
  * answer, so against a build without it they compare different work.
  */
 export const ANONYMOUS = process.env.BENCH_ANONYMOUS === '1';
-/** The largest ratio of a tier M median to the compared build's counted as "the same" (issue 26). */
+/** The largest ratio of a tier M median to the compared build's counted as "the same". */
 export const COMPARE_RATIO = Number(process.env.BENCH_COMPARE_RATIO ?? 1.03);
 /** The throughput row of tier M (BENCH_THROUGHPUT=0 skips it). */
 export const THROUGHPUT = process.env.BENCH_THROUGHPUT !== '0';

@@ -337,7 +337,7 @@ describe('the demo page: the quiz report of a session', () => {
         path: testOutputPath('demo-report-survey.png'),
       });
 
-      // The session's averages leave the survey out (issue 26 item 8): P00 has 5/5 and 2/2.
+      // The session's averages leave the survey out: P00 has 5/5 and 2/2.
       await page.fill('#session-id', sessionId);
       await page.click('#results-form button[type="submit"]');
       await page.waitForSelector('#results:not([hidden])');

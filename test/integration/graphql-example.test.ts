@@ -3,7 +3,7 @@ import { getVariableValues } from 'graphql/execution/values';
 import { graphQLSchema } from '../../src/api/graphql/graphql.schema';
 import { EXAMPLE_DOCUMENT, EXAMPLE_VARIABLES } from '../../src/api/docs/graphql-example';
 
-describe("the IDEs' example (issue 27: no placeholder variables)", () => {
+describe("the IDEs' example (no placeholder variables)", () => {
   const operations = parse(EXAMPLE_DOCUMENT).definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );

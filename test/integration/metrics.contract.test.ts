@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { loginThroughPage } from '../helpers/browser';
 
 /**
- * Prometheus `/metrics` (issue 16): after real requests on both transports, the scrape holds
+ * Prometheus `/metrics`: after real requests on both transports, the scrape holds
  * their counts and durations by transport, operation and status, the data set statements of
  * getResults, the rate-limit refusal, the pool gauges (MySQL/MariaDB) and the process metrics.
  */

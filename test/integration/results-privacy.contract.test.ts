@@ -9,7 +9,7 @@ import { graphql } from '../helpers/graphql';
 
 /**
  * Aggregates over the requester scope, surveys without a score, and survey choice counts kept
- * from small groups (contract.md §7, §12, §14.1; issue 26 items 3, 5 and 8), on REST and GraphQL.
+ * from small groups (contract.md §7, §12, §14.1), on REST and GraphQL.
  *
  * Teachers T (owns S1, S2) and V (owns S3); pupils p1..p6, all in T's group. Quiz Qz: 5 true or
  * false questions (good: true); Sv "End of term feedback": a survey (one choice of 3, one true
@@ -407,7 +407,7 @@ describe.each(BACKENDS)('results over the requester scope on %s', (backend) => {
     expect(of('p6')).toEqual([null, 0]);
   });
 
-  it('does not read a survey back from fewer than SURVEY_MIN_RESPONSES attempts (issue 26 item 5)', async () => {
+  it('does not read a survey back from fewer than SURVEY_MIN_RESPONSES attempts', async () => {
     const survey = await page('T', `/getQuizSet?quizId=${ids.quizzes.Sv}`);
     const choices = async (userSetId: unknown) => {
       const query = `userSetId=${String(userSetId)}&quizSetId=${String(survey.dataSetId)}`;

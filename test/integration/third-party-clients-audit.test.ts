@@ -6,7 +6,7 @@ import { openTestDatabase } from '../helpers/database';
 
 /**
  * The GraphQL over HTTP audit of graphql-http (its `serverAudits`) against the running /graphql
- * (contract.md §15, issue 27): every MUST passes, and each other audit that does not pass is
+ * (contract.md §15): every MUST passes, and each other audit that does not pass is
  * listed here with the reason. The audits' requests carry the API key in X-Api-Key, as every
  * client of this service must send one (README, Credentials); nothing else is changed.
  */

@@ -13,7 +13,7 @@ import { LIVE_CLASS } from '../helpers/fixtures';
 
 /**
  * The GraphQL clients people use, as dev dependencies with their default settings (contract.md
- * §15, issue 27), against the running service: urql (queries as GET, the key in X-Api-Key),
+ * §15), against the running service: urql (queries as GET, the key in X-Api-Key),
  * graphql-request through the typical flow, and a subscription through Apollo Client's
  * GraphQLWsLink. Expected results come from the fixture's answers, not from the service.
  */

@@ -132,7 +132,7 @@ export function report(rounds: PhaseResult[][], memory: Memory): boolean {
 /**
  * This build's answers/s over the compared build's, round by round (phases of one round run
  * minutes apart at most, so the machine's load weighs on both alike), and their median against
- * the ratio issue 26 allows (BENCH_COMPARE_RATIO: 0.95, within 5 %).
+ * the ratio allowed (BENCH_COMPARE_RATIO: 0.95, within 5 %).
  */
 function compareLine(service: PhaseResult[], compare: PhaseResult[]): void {
   const ratios = service.map(

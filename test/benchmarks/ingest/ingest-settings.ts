@@ -20,7 +20,7 @@ export const BUILD_DIR = path.join(os.tmpdir(), 'quiz-ingest-bench-build');
 export const SERVICE_JS = process.env.BENCH_SERVICE_JS;
 /** A second build (another commit, say) run beside this one, its phases interleaved with the others. */
 export const COMPARE_JS = process.env.BENCH_COMPARE_JS;
-/** The least ratio of this build's answers/s to the compared build's counted as "the same" (issue 26). */
+/** The least ratio of this build's answers/s to the compared build's counted as "the same". */
 export const COMPARE_RATIO = number('BENCH_COMPARE_RATIO', 0.95);
 /** The floor phases (BENCH_FLOORS=0: none, when two builds are compared). */
 export const FLOORS = process.env.BENCH_FLOORS !== '0';
@@ -47,7 +47,7 @@ export const RATE_LIMIT_POINTS = '1000000000';
 
 export const TARGET = { answersPerSecond: 30_000, probeP99Ms: 50 };
 
-/** The live phase (issue 14): `1` after the ingestion rounds (default), `only` (alone), `0` (none). */
+/** The live phase: `1` after the ingestion rounds (default), `only` (alone), `0` (none). */
 export const LIVE = process.env.BENCH_LIVE ?? '1';
 if (!['0', '1', 'only'].includes(LIVE)) throw new Error('BENCH_LIVE: 1, only or 0');
 export const LIVE_SECONDS = number('BENCH_LIVE_SECONDS', 30);

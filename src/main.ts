@@ -63,6 +63,12 @@ async function main(): Promise<void> {
     logger.warn({ setting: 'LEGACY_OPEN_READS' }, warning);
     lines.push(`Warning: ${warning}.`);
   }
+  if (config.privacy.answerRetentionDays === 0) {
+    const notice =
+      'ANSWER_RETENTION_DAYS=0: answers and attendance are kept for ever, no retention period applies';
+    logger.warn({ setting: 'ANSWER_RETENTION_DAYS' }, notice);
+    lines.push(`Warning: ${notice}.`);
+  }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

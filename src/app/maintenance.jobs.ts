@@ -2,6 +2,7 @@ import { LessThan } from 'typeorm';
 import { LoginFailure, RateLimitCounter, WebSession } from '../db/entities';
 import { purgeExpiredTokens } from '../services/auth/access-token.service';
 import { purgeExpiredDataSets } from '../services/data-sets/data-set.service';
+import { purgeExpiredAnswers } from '../services/privacy/retention.service';
 import type { Job } from './jobs';
 import type { AppDeps } from '../context/request-context';
 
@@ -29,6 +30,16 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
         everySeconds: every,
         run: (d) =>
           purgeExpiredDataSets(d, { now: new Date(Date.now() - DATA_SET_PURGE_GRACE_MS) }),
+      },
+      // Answers past ANSWER_RETENTION_DAYS, then the attendance of the sessions they emptied,
+      // in batches of short statements: writers of answers never wait long on `answers`.
+      {
+        name: 'purge-expired-answers',
+        everySeconds: every,
+        run: async (d) => {
+          const purged = await purgeExpiredAnswers(d);
+          return purged.answers + purged.attendances;
+        },
       },
       {
         name: 'purge-expired-web-sessions',

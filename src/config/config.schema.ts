@@ -15,9 +15,12 @@ const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 const quoted = (input: unknown) => `"${String(input)}"`;
 
-function wholeNumber(min: number, max: number) {
+/** `capName` names a maximum that is a rule rather than a bound of sense (a cap). */
+function wholeNumber(min: number, max: number, capName?: string) {
   const range = (issue: { input?: unknown }) =>
-    `must be between ${min} and ${max}, got ${String(issue.input)}`;
+    capName !== undefined && Number(issue.input) > max
+      ? `must be at most ${max} (${capName}, the cap), got ${String(issue.input)}`
+      : `must be between ${min} and ${max}, got ${String(issue.input)}`;
   return z
     .string()
     .regex(/^\d+$/, { error: (issue) => `must be a whole number, got ${quoted(issue.input)}` })
@@ -195,6 +198,9 @@ const bearerToken = z
 
 const DAY = 86400;
 
+/** The longest a data set may live (contract.md §14.5): 7 days. */
+export const DATASET_TTL_CAP_SECONDS = 7 * DAY;
+
 /**
  * Every variable, in the order problems are reported. Defaults that depend on another variable
  * (PUBLIC_BASE_URL on PORT, LOG_LEVEL on NODE_ENV, COOKIE_SECRET in production) are applied or
@@ -212,7 +218,8 @@ export const ENV_SCHEMA = z
     MIGRATE_ON_START: flag.default(true),
     SQLITE_PATH: z.string().default('data/quiz.sqlite'),
     TOKEN_TTL_SECONDS: wholeNumber(1, 365 * DAY).default(DAY),
-    DATASET_TTL_SECONDS: wholeNumber(1, 365 * DAY).default(DAY),
+    // Set tables hold copies of user ids and scores: a week at most (contract.md §14.5).
+    DATASET_TTL_SECONDS: wholeNumber(1, DATASET_TTL_CAP_SECONDS, '7 days').default(DAY),
     PAGE_SIZE: wholeNumber(1, 1000).default(50),
     LOG_LEVEL: oneOf(LOG_LEVELS).optional(),
     TRUST_PROXY: trustProxy.default(false),
@@ -241,6 +248,8 @@ export const ENV_SCHEMA = z
     LEGACY_OPEN_READS: flag.default(false),
     SURVEY_MIN_RESPONSES: wholeNumber(1, 1_000_000).default(5),
     SESSION_JOIN_TTL_SECONDS: wholeNumber(60, 365 * DAY).default(DAY),
+    // Days after a session's start that its answers are kept; 0 keeps them for ever.
+    ANSWER_RETENTION_DAYS: wholeNumber(0, 100 * 365).default(730),
   })
   .superRefine(
     (env, ctx) => {

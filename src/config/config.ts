@@ -86,9 +86,16 @@ export interface Config {
    * Privacy of pupils' data (contract.md §6, §14): `legacyOpenReads` restores the legacy
    * service's open reads of attendance, players and aggregates over every attempt;
    * `surveyMinResponses` is the fewest attempts for which a survey's choice counts are shown;
-   * `sessionJoinTtlSeconds` is how long a session's join code is valid.
+   * `sessionJoinTtlSeconds` is how long a session's join code is valid;
+   * `answerRetentionDays` is how many days after a session's start its answers are kept (0: for
+   * ever), enforced by the maintenance job.
    */
-  privacy: { legacyOpenReads: boolean; surveyMinResponses: number; sessionJoinTtlSeconds: number };
+  privacy: {
+    legacyOpenReads: boolean;
+    surveyMinResponses: number;
+    sessionJoinTtlSeconds: number;
+    answerRetentionDays: number;
+  };
 }
 
 /** One refused variable: its name and what is wrong with its value. */
@@ -221,6 +228,7 @@ export function loadConfig(env: RawEnv = process.env, cwd: string = process.cwd(
       legacyOpenReads: e.LEGACY_OPEN_READS,
       surveyMinResponses: e.SURVEY_MIN_RESPONSES,
       sessionJoinTtlSeconds: e.SESSION_JOIN_TTL_SECONDS,
+      answerRetentionDays: e.ANSWER_RETENTION_DAYS,
     },
   };
   return Object.freeze(config);

@@ -7,6 +7,9 @@ export type Transport = 'rest' | 'graphql' | 'web' | 'other';
 /** Which limit refused a request (429). */
 export type RateLimitName = 'api_key' | 'login' | 'session_join';
 
+/** What the retention purge deletes (contract.md §14.5). */
+export type RetentionPurged = 'answers' | 'attendances';
+
 /** What a pool gauge reads (db/pool-usage.ts gives it for MySQL/MariaDB). */
 export interface PoolReading {
   pool: string;
@@ -34,6 +37,7 @@ export class ServiceMetrics {
   private readonly requests: Histogram<'transport' | 'operation' | 'status'>;
   private readonly statements: Histogram<'kind'>;
   private readonly refusals: Counter<'limit'>;
+  private readonly retentionPurged: Counter<'what'>;
   private readonly requestObservers = new Map<string, Map<string, Map<number, Observer>>>();
   private readonly statementObservers = new Map<string, Observer>();
 
@@ -60,6 +64,14 @@ export class ServiceMetrics {
       labelNames: ['limit'],
       registers,
     });
+    this.retentionPurged = new Counter({
+      name: 'quiz_retention_purged_rows_total',
+      help: 'Rows the retention purge deleted (ANSWER_RETENTION_DAYS), by what (answers, attendances)',
+      labelNames: ['what'],
+      registers,
+    });
+    // Both series from the start, so a scrape tells "nothing purged yet" from "no such metric".
+    for (const what of ['answers', 'attendances'] as const) this.retentionPurged.inc({ what }, 0);
     if (pools) registerPoolGauges(registers, pools);
   }
 
@@ -95,6 +107,10 @@ export class ServiceMetrics {
 
   countRateLimitRefusal(limit: RateLimitName): void {
     this.refusals.inc({ limit });
+  }
+
+  countRetentionPurge(what: RetentionPurged, rows: number): void {
+    if (rows > 0) this.retentionPurged.inc({ what }, rows);
   }
 
   get contentType(): string {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type Config } from '../../src/config/config';
 import { startServer, type RunningServer } from '../../src/app/server';
-import { createAppDeps } from '../../src/context/request-context';
+import { createAppDeps, type AppDeps } from '../../src/context/request-context';
 import type { AppOptions } from '../../src/app/app';
 import { createLogger } from '../../src/observability/logger';
 import { assertMatchesOpenApi, documentedOperation } from './openapi-validator';
@@ -30,6 +30,8 @@ export interface TestApp {
   config: Config;
   logs: LogCapture;
   running: RunningServer;
+  /** The app's dependencies, for suites that run a maintenance job of this very app. */
+  deps: AppDeps;
   get: (path: string, init?: RequestInit) => Promise<Response>;
   close: () => Promise<void>;
 }
@@ -46,16 +48,21 @@ export async function startTestApp(
     LOG_LEVEL: 'debug',
     // A suite sends far more requests a minute than a client may; the limit has suites of its own.
     RATE_LIMIT_POINTS: '1000000',
+    // Fixtures date their sessions years back: a purge job must not take their answers
+    // mid-suite. The retention suite asks for a period of its own.
+    ANSWER_RETENTION_DAYS: '0',
     ...env,
   });
   const logs = new LogCapture();
   const logger = createLogger(config.logLevel, logs);
-  const running = await startServer(createAppDeps(config, dataSource, logger), options);
+  const deps = createAppDeps(config, dataSource, logger);
+  const running = await startServer(deps, options);
   return {
     url: running.url,
     config,
     logs,
     running,
+    deps,
     get: async (path, init) => {
       const res = await fetch(`${running.url}${path}`, init);
       // Every REST answer a test sees is checked against the committed OpenAPI description.

@@ -18,6 +18,7 @@ describe('config', () => {
       logLevel: 'info',
       trustProxy: false,
       live: { pollIntervalMs: 100, idleTimeoutSeconds: 60 },
+      privacy: { answerRetentionDays: 730 },
       database: {
         dialect: 'sqlite',
         embedded: true,
@@ -115,6 +116,10 @@ describe('config', () => {
     ['TOKEN_TTL_SECONDS', '-5'],
     ['TOKEN_TTL_SECONDS', '0'],
     ['DATASET_TTL_SECONDS', '1.5'],
+    ['DATASET_TTL_SECONDS', '604801'],
+    ['ANSWER_RETENTION_DAYS', '-1'],
+    ['ANSWER_RETENTION_DAYS', '1.5'],
+    ['ANSWER_RETENTION_DAYS', 'forever'],
     ['PAGE_SIZE', '0'],
     ['PAGE_SIZE', '5000'],
     ['LOG_LEVEL', 'loud'],
@@ -144,6 +149,18 @@ describe('config', () => {
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as ConfigError).variable).toBe(name);
     expect((caught as ConfigError).message).toContain(name);
+  });
+
+  it('reads ANSWER_RETENTION_DAYS, 0 for ever', () => {
+    expect(loadConfig({ ANSWER_RETENTION_DAYS: '30' }).privacy.answerRetentionDays).toBe(30);
+    expect(loadConfig({ ANSWER_RETENTION_DAYS: '0' }).privacy.answerRetentionDays).toBe(0);
+  });
+
+  it('caps DATASET_TTL_SECONDS at 7 days, naming the cap', () => {
+    expect(loadConfig({ DATASET_TTL_SECONDS: '604800' }).dataSetTtlSeconds).toBe(604800);
+    expect(() => loadConfig({ DATASET_TTL_SECONDS: String(30 * 86400) })).toThrow(
+      /DATASET_TTL_SECONDS must be at most 604800 \(7 days, the cap\), got 2592000/,
+    );
   });
 
   it('names every bad variable in one error, one line each', () => {

@@ -25,10 +25,17 @@ import {
 import { getUserAttributeOperation, getUserOperation } from './user.operation';
 
 /**
- * Every operation of the API, by name, in the order schema/openapi.json lists them. Adding one:
- * its definition in the `*.operation.ts` of its area, listed here; a resolver method for its
- * GraphQL root field, if it has one (without `graphQL` it is REST only, as exportDataSet); a
- * method of the client. Routes and descriptions follow from here.
+ * Every operation of the API, by name, in the order schema/openapi.json lists them. Routes,
+ * parameters, costs, token rules and descriptions on both wires follow from here. Adding one:
+ * 1. the service function (src/services/<area>), context first, and the view it returns;
+ * 2. its definition in the `*.operation.ts` of its area, listed in OPERATIONS below;
+ * 3. a new output's REST shape: its serializer and OpenAPI schema in `./shapes`;
+ * 4. its GraphQL object type (src/api/graphql/types) and resolver method (without `graphQL` the
+ *    operation is REST only, as exportDataSet);
+ * 5. the client's method and types (packages/client/src);
+ * 6. `npm run schema:emit`, and an entry in schema/CHANGELOG.md.
+ * test/integration/operation-catalog.contract.test.ts fails on a missing root field, client
+ * method or REST route, contracts.contract.test.ts on schema/ out of date.
  */
 export const OPERATIONS = {
   getQuiz: getQuizOperation,

@@ -69,6 +69,8 @@ const plain = (note: string): ColumnEntry => ({ category: null, note });
 
 const WHILE_USED = 'as long as the database keeps it: no retention period applies';
 const NOT_PERSONAL = 'nothing: no personal data';
+const ANSWER_RETENTION =
+  "ANSWER_RETENTION_DAYS after the session's start (default 730; 0 keeps it for ever), then purged by the maintenance job";
 
 export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
   {
@@ -104,7 +106,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
       good: as('result'),
       answered_at: as('time'),
     },
-    retention: WHILE_USED,
+    retention: ANSWER_RETENTION,
     export: 'every answer with its value, score and time',
     erasure: 'delete',
   },
@@ -113,7 +115,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     holds: 'who attended a session, and whether their hand is raised',
     subject: 'the attendee',
     columns: { session_id: none, user_id: person, raised_hand: none },
-    retention: WHILE_USED,
+    retention: `${ANSWER_RETENTION}, once the session has no answer left`,
     export: 'every attendance',
     erasure: 'delete',
   },

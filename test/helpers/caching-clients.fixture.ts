@@ -57,3 +57,61 @@ export function cachingClientsClass(
     ),
   };
 }
+
+/** The documents of the typical flow both clients send: the session's sets, then two result sets. */
+export const SETS_QUERY = /* GraphQL */ `
+  query Sets($sessionId: ID!) {
+    users: getUserSet(sessionId: $sessionId) {
+      dataSetId
+      items {
+        id
+        firstName
+      }
+    }
+    quizzes: getQuizSet(sessionId: $sessionId) {
+      dataSetId
+      items {
+        id
+        title
+      }
+    }
+  }
+`;
+export const DETAILED_QUERY = /* GraphQL */ `
+  query Detailed($userSetId: ID!, $quizSetId: ID!) {
+    getResults(userSetId: $userSetId, quizSetId: $quizSetId, resultTypes: [nbGoodAnswers]) {
+      dataSetId
+      items {
+        id
+        itemId
+        userId
+        quizId
+        nbGoodAnswers
+        user {
+          id
+          firstName
+        }
+      }
+    }
+  }
+`;
+export const AVERAGES_QUERY = /* GraphQL */ `
+  query Averages($userSetId: ID!, $quizSetId: ID!) {
+    getResults(
+      userSetId: $userSetId
+      quizSetId: $quizSetId
+      resultTypes: [nbGoodAnswers]
+      aggregationFunctions: [average]
+      groupBy: user
+    ) {
+      dataSetId
+      items {
+        id
+        itemId
+        userId
+        aggregationFunction
+        nbGoodAnswers
+      }
+    }
+  }
+`;

@@ -10,7 +10,12 @@ import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap } from '../../src/data/import/import-document';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
-import { cachingClientsClass } from '../helpers/caching-clients.fixture';
+import {
+  AVERAGES_QUERY,
+  cachingClientsClass,
+  DETAILED_QUERY,
+  SETS_QUERY,
+} from '../helpers/caching-clients.fixture';
 import { openTestDatabase } from '../helpers/database';
 
 /**
@@ -24,64 +29,12 @@ const DOCUMENT = cachingClientsClass('apollo', 'Tom', 'A');
 type Json = Record<string, unknown>;
 type Page = { dataSetId: string; items: Json[] };
 
-const SETS: TypedDocumentNode<{ users: Page; quizzes: Page }, { sessionId: string }> = gql`
-  query Sets($sessionId: ID!) {
-    users: getUserSet(sessionId: $sessionId) {
-      dataSetId
-      items {
-        id
-        firstName
-      }
-    }
-    quizzes: getQuizSet(sessionId: $sessionId) {
-      dataSetId
-      items {
-        id
-        title
-      }
-    }
-  }
-`;
+const SETS: TypedDocumentNode<{ users: Page; quizzes: Page }, { sessionId: string }> =
+  gql(SETS_QUERY);
 
 type ResultsVariables = { userSetId: string; quizSetId: string };
-const DETAILED: TypedDocumentNode<{ getResults: Page }, ResultsVariables> = gql`
-  query Detailed($userSetId: ID!, $quizSetId: ID!) {
-    getResults(userSetId: $userSetId, quizSetId: $quizSetId, resultTypes: [nbGoodAnswers]) {
-      dataSetId
-      items {
-        id
-        itemId
-        userId
-        quizId
-        nbGoodAnswers
-        user {
-          id
-          firstName
-        }
-      }
-    }
-  }
-`;
-const AVERAGES: TypedDocumentNode<{ getResults: Page }, ResultsVariables> = gql`
-  query Averages($userSetId: ID!, $quizSetId: ID!) {
-    getResults(
-      userSetId: $userSetId
-      quizSetId: $quizSetId
-      resultTypes: [nbGoodAnswers]
-      aggregationFunctions: [average]
-      groupBy: user
-    ) {
-      dataSetId
-      items {
-        id
-        itemId
-        userId
-        aggregationFunction
-        nbGoodAnswers
-      }
-    }
-  }
-`;
+const DETAILED: TypedDocumentNode<{ getResults: Page }, ResultsVariables> = gql(DETAILED_QUERY);
+const AVERAGES: TypedDocumentNode<{ getResults: Page }, ResultsVariables> = gql(AVERAGES_QUERY);
 
 /** getDataSetPage reads any set: fragments on the DataSet interface and the DataSetItem union. */
 const PAGE: TypedDocumentNode<{ getDataSetPage: Page }, { dataSetId: string }> = gql`

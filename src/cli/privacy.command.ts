@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import type { Database } from '../db/database';
 import { readSchemaColumns } from '../db/sql/schema-columns.sql';
-import {
-  PERSONAL_DATA_REGISTRY,
-  registryProblems,
-  type TableEntry,
-} from '../domain/privacy/personal-data.registry';
+import { PERSONAL_DATA_REGISTRY, type TableEntry } from '../domain/privacy/personal-data.registry';
+import { registryProblems } from '../domain/privacy/registry-problems';
 import { CliError } from './cli-common';
 
 /** What the privacy commands need from the command line they are part of. */

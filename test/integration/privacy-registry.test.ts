@@ -3,10 +3,8 @@ import type { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/cli';
 import { databaseOf } from '../../src/db/database';
 import { readSchemaColumns } from '../../src/db/sql/schema-columns.sql';
-import {
-  PERSONAL_DATA_REGISTRY,
-  registryProblems,
-} from '../../src/domain/privacy/personal-data.registry';
+import { PERSONAL_DATA_REGISTRY } from '../../src/domain/privacy/personal-data.registry';
+import { registryProblems } from '../../src/domain/privacy/registry-problems';
 import { BACKENDS, openBackend, TEST_SERVER_URL } from '../helpers/database';
 
 /**

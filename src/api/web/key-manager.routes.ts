@@ -95,7 +95,8 @@ export function keyManagerRoutes(deps: AppDeps, formBody: RequestHandler): Route
   function frameOf(current: LoggedIn): KeyManagerFrame {
     return {
       root,
-      email: current.user.email,
+      // An erased account has no sign-in left, so a signed-in user has an email.
+      email: current.user.email ?? '',
       csrfToken: sessionCsrfToken(config.cookieSecret, current.session.tokenHash),
     };
   }

@@ -11,6 +11,7 @@ import { User } from './user.entity';
 import { LoginFailure } from './login-failure.entity';
 import { RateLimitCounter } from './rate-limit-counter.entity';
 import { WebSession } from './web-session.entity';
+import { AccessLogEntry, Erasure } from './privacy-records.entity';
 import { QuestionStatisticItem, QuizStatisticItem } from './statistic-items.entity';
 
 export {
@@ -36,6 +37,8 @@ export {
   LoginFailure,
   RateLimitCounter,
   WebSession,
+  AccessLogEntry,
+  Erasure,
 };
 
 export const ENTITIES = [
@@ -61,4 +64,6 @@ export const ENTITIES = [
   WebSession,
   LoginFailure,
   RateLimitCounter,
+  AccessLogEntry,
+  Erasure,
 ];

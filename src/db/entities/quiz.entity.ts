@@ -26,7 +26,8 @@ export class Quiz {
   @Column({ type: 'int' })
   authorId!: number;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  // Kept when the person is erased (a tombstone), for the pupils and colleagues who use it.
+  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'author_id' })
   author?: Relation<User>;
 

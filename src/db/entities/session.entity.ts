@@ -28,7 +28,8 @@ export class Session {
   @Column({ type: 'int' })
   ownerId!: number;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  // Kept when the person is erased (a tombstone), for the pupils and colleagues who use it.
+  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'owner_id' })
   owner?: Relation<User>;
 

@@ -25,7 +25,8 @@ export class UserGroup {
   @Column({ type: 'int' })
   ownerId!: number;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  // Kept when the person is erased (a tombstone), for the pupils and colleagues who use it.
+  @ManyToOne(() => User, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'owner_id' })
   owner?: Relation<User>;
 

@@ -6,20 +6,20 @@ export class User {
   @PrimaryGeneratedColumn({ type: 'int' })
   id!: number;
 
-  /** Login identifier; unique so the login page and imports find one account by it. */
+  /** Login identifier (null once erased); unique so the login page and imports find one account by it. */
   @Index('uq_users_email', { unique: true })
-  @Column({ type: 'varchar', length: 254 })
-  email!: string;
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  email!: string | null;
 
   /** argon2id hash; null for accounts that cannot log in (generated pupils). */
   @Column({ type: 'varchar', length: 255, nullable: true })
   passwordHash!: string | null;
 
-  @Column({ type: 'varchar', length: 100 })
-  firstName!: string;
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  firstName!: string | null;
 
-  @Column({ type: 'varchar', length: 100 })
-  lastName!: string;
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  lastName!: string | null;
 
   @Column({ type: 'varchar', length: 2048, nullable: true })
   pictureUrl!: string | null;
@@ -32,4 +32,11 @@ export class User {
 
   @CreateDateColumn(datetime())
   createdAt!: Date;
+
+  /**
+   * Set when the person was erased (contract.md §14.4): the row stays as a tombstone, its
+   * email, names, picture and password null, so the id is never reused and shows no one.
+   */
+  @Column(datetime({ nullable: true }))
+  erasedAt!: Date | null;
 }

@@ -1,4 +1,4 @@
-import type { SchemaColumn } from '../../domain/privacy/personal-data.registry';
+import type { SchemaColumn } from '../../domain/privacy/registry-problems';
 import type { Dialect } from './dialect';
 import type { RowReader } from './row-reads';
 

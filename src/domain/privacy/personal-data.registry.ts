@@ -5,61 +5,9 @@
  * the migrated schema of both databases, so a column cannot be added without being declared here.
  */
 
-/** What a column holds about a person. */
-export type PersonalCategory =
-  /** The id of a person (a user): it names them wherever it is read with the users table. */
-  | 'person'
-  | 'name'
-  | 'email'
-  | 'picture'
-  /** A one-way hash of a password, a token, a key or an email: no secret is stored. */
-  | 'hash'
-  /** An answer given by a pupil (free text included). */
-  | 'answer'
-  /** A score or result computed from a person's answers. */
-  | 'result'
-  /** Text a person typed that may name someone ("Monday math, class 5A"). */
-  | 'free-text'
-  | 'ip-address'
-  /** When a person did something (answered, signed in, failed to). */
-  | 'time';
+import type { ColumnEntry, PersonalCategory, TableEntry } from './personal-data.types';
 
-/** What erasing a person (cli user:erase, §14.4) does to a table's rows about them. */
-export type ErasureRule =
-  /** Their rows are deleted. */
-  | 'delete'
-  /** The row stays, every personal column emptied: the id is never reused and names no one. */
-  | 'tombstone'
-  /** Rows other people use stay, still owned by the tombstone of the person. */
-  | 'keep-for-others'
-  /** Sets holding the person, or computed from one that does, expire at once. */
-  | 'expire'
-  /** The table holds nothing about a person. */
-  | 'none';
-
-export interface ColumnEntry {
-  /** What the column holds about a person; null: nothing. */
-  category: PersonalCategory | null;
-  /** Why, where a column's name or content could suggest otherwise. */
-  note?: string;
-}
-
-export interface TableEntry {
-  table: string;
-  /** What a row is, in words a data protection officer reads. */
-  holds: string;
-  /** Whose data a row is; null for a table without personal data. */
-  subject: string | null;
-  /** Every column of the table. */
-  columns: Readonly<Record<string, ColumnEntry>>;
-  /** How long a row is kept. */
-  retention: string;
-  /** What a person's export (§14.3) gives of the table. */
-  export: string;
-  erasure: ErasureRule;
-  /** Why the table may be absent from a database (it is made only where it is needed). */
-  mayBeAbsent?: string;
-}
+export type { ColumnEntry, ErasureRule, PersonalCategory, TableEntry } from './personal-data.types';
 
 const none: ColumnEntry = { category: null };
 const person: ColumnEntry = { category: 'person' };
@@ -87,8 +35,9 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
       public_profile: none,
       can_create_private_quizzes: none,
       created_at: as('time'),
+      erased_at: plain('when the person was erased; the row is then a tombstone naming no one'),
     },
-    retention: 'as long as the account exists',
+    retention: 'as long as the account exists; an erased account stays as a tombstone',
     export: 'the profile, without the password hash',
     erasure: 'tombstone',
   },
@@ -394,6 +343,37 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     erasure: 'expire',
   },
   {
+    table: 'access_log',
+    holds: 'who read detailed or per-pupil data, and about whom (one row per pupil concerned)',
+    subject: 'the pupil the read concerned, and the requester',
+    columns: {
+      id: none,
+      accessed_at: as('time'),
+      requester_user_id: as('person', 'the user who read'),
+      requester_api_key_id: plain('the API key (application) the read came through'),
+      operation: plain('the name of the operation'),
+      request_id: plain("the request's id, as in the request log"),
+      subject_user_id: as('person', 'the pupil the read concerned'),
+    },
+    retention: 'ACCESS_LOG_RETENTION_DAYS (default 365), then purged by the maintenance job',
+    export: 'the entries about the person',
+    erasure: 'delete',
+  },
+  {
+    table: 'erasures',
+    holds: 'that a person was erased: who ran it, when, and a hash of their id',
+    subject: null,
+    columns: {
+      id: none,
+      subject_hash: plain('a SHA-256 of the erased id: it finds the record, it names no one'),
+      erased_at: none,
+      erased_by: plain('the operator who ran the erasure'),
+    },
+    retention: 'for ever: the proof that an erasure was done',
+    export: NOT_PERSONAL,
+    erasure: 'none',
+  },
+  {
     table: 'rate_limits',
     holds: 'request counts per API key and per window',
     subject: null,
@@ -431,62 +411,3 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     erasure: 'none',
   },
 ];
-
-/** A column as the database describes it, with the table its foreign key references, if any. */
-export interface SchemaColumn {
-  table: string;
-  column: string;
-  references?: string;
-}
-
-/**
- * Column names that suggest personal data: such a column declared as holding none must say why
- * (its `note`), so a new `teacher_email` or `client_ip` cannot slip in as "nothing".
- */
-const LOOKS_PERSONAL =
-  /(^|_)(user|owner|author|member|email|mail|name|title|label|ip|address|value|answer|text|picture|photo|phone|birth|password|token|secret|key|ref|holder|parameters|url|tag|propositions)(_|s?$)/;
-
-/**
- * How the registry and the database disagree (none: they agree): a table or a column the
- * registry lacks or names in vain, a column referencing users not declared as naming a person,
- * a personal-looking column declared as holding nothing without a reason.
- */
-export function registryProblems(
-  schema: readonly SchemaColumn[],
-  registry: readonly TableEntry[] = PERSONAL_DATA_REGISTRY,
-): string[] {
-  const problems: string[] = [];
-  const byTable = new Map(registry.map((entry) => [entry.table, entry]));
-  const tables = new Set(schema.map(({ table }) => table));
-  const columns = new Set(schema.map(({ table, column }) => `${table}.${column}`));
-  for (const table of tables) {
-    if (!byTable.has(table)) problems.push(`table ${table} is not in the registry`);
-  }
-  for (const { table, column, references } of schema) {
-    const declared = byTable.get(table)?.columns[column];
-    if (!byTable.has(table)) continue;
-    if (!declared) {
-      problems.push(`column ${table}.${column} is not in the registry`);
-    } else if (references === 'users' && declared.category !== 'person') {
-      problems.push(`column ${table}.${column} references users but is not declared as a person`);
-    } else if (declared.category === null && !declared.note && LOOKS_PERSONAL.test(column)) {
-      problems.push(`column ${table}.${column} looks personal: declare it, or say why it is not`);
-    }
-  }
-  for (const entry of registry) {
-    if (!tables.has(entry.table)) {
-      if (!entry.mayBeAbsent) problems.push(`table ${entry.table} is in the registry only`);
-    } else {
-      for (const column of Object.keys(entry.columns)) {
-        if (!columns.has(`${entry.table}.${column}`)) {
-          problems.push(`column ${entry.table}.${column} is in the registry only`);
-        }
-      }
-    }
-    const personal = Object.values(entry.columns).some((c) => c.category !== null);
-    if (personal !== (entry.subject !== null)) {
-      problems.push(`table ${entry.table}: a subject is named exactly when a column is personal`);
-    }
-  }
-  return problems;
-}

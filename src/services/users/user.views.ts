@@ -13,6 +13,8 @@ export async function userView(ctx: RequestContext, userId: number): Promise<Use
     ctx.loaders.userFacts.load(userId),
   ]);
   if (!user || !seesUserDetails(ctx.requester, facts)) return { id: userId };
+  // An erased person's tombstone shows no one (contract.md §14.4).
+  if (user.firstName === null || user.lastName === null) return { id: userId };
   return {
     id: userId,
     details: { firstName: user.firstName, lastName: user.lastName, pictureUrl: user.pictureUrl },

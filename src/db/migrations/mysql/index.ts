@@ -4,6 +4,7 @@ import { RateLimits1795476442554 } from './1795476442554-RateLimits';
 import { SessionIngestion1795491343684 } from './1795491343684-SessionIngestion';
 import { ItemStatistics1795528520589 } from './1795528520589-ItemStatistics';
 import { SessionJoinCodes1795790134407 } from './1795790134407-SessionJoinCodes';
+import { PupilDataRights1795809699477 } from './1795809699477-PupilDataRights';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
 export const MYSQL_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MYSQL_MIGRATIONS = [
   SessionIngestion1795491343684,
   ItemStatistics1795528520589,
   SessionJoinCodes1795790134407,
+  PupilDataRights1795809699477,
 ];

@@ -1,0 +1,53 @@
+import type { SqlDate } from './dialect';
+import type { SqlFragment, SqlParam } from './sql-fragment';
+
+/**
+ * The access log's statements (contract.md §14.6). An entry is one row per pupil concerned,
+ * written by the database from what the read selected (INSERT … SELECT): the process never
+ * lists the pupils, and the insert travels in the request's own exchange where it can.
+ */
+
+/** Who read, what and when: the columns every row of one entry shares. */
+export interface AccessLogHeader {
+  /** The dialect's form of the time (Dialect.date). */
+  accessedAt: SqlDate;
+  requesterUserId: number | null;
+  requesterApiKeyId: number | null;
+  operation: string;
+  requestId: string;
+}
+
+const COLUMNS =
+  'accessed_at, requester_user_id, requester_api_key_id, operation, request_id, subject_user_id';
+
+function headerParams(header: AccessLogHeader): SqlParam[] {
+  return [
+    header.accessedAt,
+    header.requesterUserId,
+    header.requesterApiKeyId,
+    header.operation,
+    header.requestId,
+  ];
+}
+
+/**
+ * One entry naming the pupils `subjects` selects: a SELECT whose single column is a user id
+ * (duplicates and nulls allowed; each pupil is named once).
+ */
+export function accessLogInsertFrom(header: AccessLogHeader, subjects: SqlFragment): SqlFragment {
+  return {
+    sql: `INSERT INTO access_log (${COLUMNS})
+          SELECT DISTINCT ?, ?, ?, ?, ?, s.subject_user_id
+          FROM (${subjects.sql}) s WHERE s.subject_user_id IS NOT NULL`,
+    params: [...headerParams(header), ...subjects.params],
+  };
+}
+
+/** The entries about a person, oldest first. */
+export function accessLogOf(userId: number): SqlFragment {
+  return {
+    sql: `SELECT accessed_at, requester_user_id, requester_api_key_id, operation, request_id
+          FROM access_log WHERE subject_user_id = ? ORDER BY accessed_at, id`,
+    params: [userId],
+  };
+}

@@ -40,80 +40,60 @@ interface Report {
 
 const percent = (value: number | null) => (value === null ? '—' : `${formatNumber(value)}%`);
 
-export function reportPanel(client: QuizApiClient, options: ReportPanelOptions): ReportPanel {
-  const form = byId<HTMLFormElement>('report-form');
-  const input = byId<HTMLInputElement>('report-session-id');
-  const showButton = byId<HTMLButtonElement>('report-show');
-  const status = byId('report-status');
-  const report = byId('report');
-  const picker = byId<HTMLSelectElement>('report-quiz');
-  const note = byId('report-note');
-  const figure = byId('report-histogram-figure');
-  const chart = byId('report-histogram');
-  const details = byId('report-histogram-details');
-  const histogramBody = byId<HTMLTableSectionElement>('report-histogram-rows');
-  const questionBody = byId<HTMLTableSectionElement>('report-question-rows');
-  const summary = {
-    attempts: byId('report-attempts'),
-    mean: byId('report-mean'),
-    median: byId('report-median'),
-    stddev: byId('report-stddev'),
-    alpha: byId('report-alpha'),
+/** The elements of the part, found once. */
+interface ReportElements {
+  form: HTMLFormElement;
+  input: HTMLInputElement;
+  showButton: HTMLButtonElement;
+  status: HTMLElement;
+  report: HTMLElement;
+  picker: HTMLSelectElement;
+  note: HTMLElement;
+  figure: HTMLElement;
+  chart: HTMLElement;
+  details: HTMLElement;
+  histogramBody: HTMLTableSectionElement;
+  questionBody: HTMLTableSectionElement;
+  summary: Record<'attempts' | 'mean' | 'median' | 'stddev' | 'alpha', HTMLElement>;
+}
+
+function reportElements(): ReportElements {
+  return {
+    form: byId<HTMLFormElement>('report-form'),
+    input: byId<HTMLInputElement>('report-session-id'),
+    showButton: byId<HTMLButtonElement>('report-show'),
+    status: byId('report-status'),
+    report: byId('report'),
+    picker: byId<HTMLSelectElement>('report-quiz'),
+    note: byId('report-note'),
+    figure: byId('report-histogram-figure'),
+    chart: byId('report-histogram'),
+    details: byId('report-histogram-details'),
+    histogramBody: byId<HTMLTableSectionElement>('report-histogram-rows'),
+    questionBody: byId<HTMLTableSectionElement>('report-question-rows'),
+    summary: {
+      attempts: byId('report-attempts'),
+      mean: byId('report-mean'),
+      median: byId('report-median'),
+      stddev: byId('report-stddev'),
+      alpha: byId('report-alpha'),
+    },
   };
-  input.value = options.sessionId;
+}
+
+export function reportPanel(client: QuizApiClient, options: ReportPanelOptions): ReportPanel {
+  const view = reportElements();
+  view.input.value = options.sessionId;
 
   // Each load is a run; what an older run brings is dropped.
   let run = 0;
   let shown: Report | undefined;
 
   const show = (state: ReportState, text: string): void => {
-    status.dataset.state = state;
-    status.textContent = text;
-    showButton.disabled = state === 'logged-out' || state === 'loading';
-    report.hidden = state !== 'shown';
-  };
-
-  const drawQuiz = (quizId: string): void => {
-    const quiz = shown?.quizzes.find((item) => item.quizId === quizId);
-    if (!shown || !quiz) return;
-    const quizDetails = shown.titles.get(quizId);
-    const title = quizDetails?.title ?? `Quiz ${quizId}`;
-    summary.attempts.textContent = String(quiz.nbAttempts);
-    summary.mean.textContent = percent(quiz.mean);
-    summary.median.textContent = percent(quiz.median);
-    summary.stddev.textContent = percent(quiz.stddev);
-    summary.alpha.textContent = formatNumber(quiz.cronbachAlpha);
-
-    const scored = quiz.histogram !== null;
-    const questions = shown.questions.filter((item) => item.quizId === quizId);
-    // The service keeps a survey's choices to itself below its minimum of answers (§14.1).
-    const choicesHidden = questions.some(
-      (item) => item.type.startsWith('MultipleChoices') && item.choiceCounts === null,
-    );
-    note.hidden = scored && quiz.nbAttempts > 0;
-    note.textContent = !scored
-      ? choicesHidden
-        ? `“${title}” is a survey: it has no good answers, so no scores; too few pupils answered it to show their choices without telling whose they are.`
-        : `“${title}” is a survey: it has no good answers, so no scores; its choices are counted below.`
-      : quiz.nbAttempts === 0
-        ? `Nobody has answered “${title}” in this session yet.`
-        : '';
-    figure.hidden = !scored;
-    details.hidden = !scored;
-    chart.replaceChildren();
-    if (quiz.histogram !== null) {
-      chart.append(
-        histogramChart(quiz.histogram, `Attempts of “${title}” by percentage of good answers`),
-      );
-      histogramRows(histogramBody, quiz.histogram);
-    } else {
-      histogramBody.replaceChildren();
-    }
-
-    questionBody.replaceChildren();
-    for (const question of [...questions].sort(byDiscrimination)) {
-      questionRow(questionBody, question, quizDetails);
-    }
+    view.status.dataset.state = state;
+    view.status.textContent = text;
+    view.showButton.disabled = state === 'logged-out' || state === 'loading';
+    view.report.hidden = state !== 'shown';
   };
 
   const load = async (sessionId: string): Promise<void> => {
@@ -121,42 +101,15 @@ export function reportPanel(client: QuizApiClient, options: ReportPanelOptions):
     shown = undefined;
     show('loading', `Computing the report of session ${sessionId}…`);
     try {
-      const users = await client.getUserSet({ sessionId });
-      const quizSet = await client.getQuizSet({ sessionId });
-      if (users.totalNumberOfItems === 0 || quizSet.totalNumberOfItems === 0) {
-        if (mine === run)
-          show('empty', `Session ${sessionId} has no attendee or no quiz you can see.`);
+      const report = await fetchReport(client, sessionId);
+      if (mine !== run) return;
+      if (!report) {
+        show('empty', `Session ${sessionId} has no attendee or no quiz you can see.`);
         return;
       }
-      const params = { userSetId: users, quizSetId: quizSet, sessionId };
-      const [quizStatistics, questionStatistics] = await Promise.all([
-        client.getQuizStatistics(params),
-        client.getQuestionStatistics(params),
-      ]);
-      const [quizzes, questions, quizList] = await Promise.all([
-        quizStatistics.toArray(),
-        questionStatistics.toArray(),
-        quizSet.toArray(),
-      ]);
-      if (mine !== run) return;
-      shown = { quizzes, questions, titles: new Map(quizList.map((quiz) => [quiz.id, quiz])) };
-      picker.replaceChildren(
-        ...quizzes.map((quiz) => {
-          const option = document.createElement('option');
-          option.value = quiz.quizId;
-          const title = shown?.titles.get(quiz.quizId)?.title ?? `Quiz ${quiz.quizId}`;
-          option.textContent = `${title} (${quiz.nbAttempts} attempt${quiz.nbAttempts === 1 ? '' : 's'})`;
-          return option;
-        }),
-      );
-      picker.value = quizzes[0].quizId;
-      drawQuiz(picker.value);
-      show(
-        'shown',
-        quizzes.length === 1
-          ? `Session ${sessionId}: one quiz.`
-          : `Session ${sessionId}: ${quizzes.length} quizzes; choose one to see its report.`,
-      );
+      shown = report;
+      showFirstQuiz(view, report);
+      show('shown', shownText(sessionId, report.quizzes.length));
     } catch (error) {
       if (mine !== run) return;
       if (error instanceof QuizApi.UnsupportedRequestException && error.status === 404) {
@@ -168,12 +121,14 @@ export function reportPanel(client: QuizApiClient, options: ReportPanelOptions):
     }
   };
 
-  form.addEventListener('submit', (event) => {
+  view.form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const sessionId = input.value.trim();
-    if (sessionId !== '' && !showButton.disabled) void load(sessionId);
+    const sessionId = view.input.value.trim();
+    if (sessionId !== '' && !view.showButton.disabled) void load(sessionId);
   });
-  picker.addEventListener('change', () => drawQuiz(picker.value));
+  view.picker.addEventListener('change', () => {
+    if (shown) drawQuiz(view, shown, view.picker.value);
+  });
 
   return {
     loginChanged: (loggedIn) => {
@@ -187,4 +142,99 @@ export function reportPanel(client: QuizApiClient, options: ReportPanelOptions):
       show('logged-out', 'Log in as the teacher of a session to see its quiz report.');
     },
   };
+}
+
+/**
+ * The statistics of the session's quizzes over its user set and quiz set, made as the results
+ * part makes them; undefined when the session has no attendee or no quiz the requester sees.
+ */
+async function fetchReport(client: QuizApiClient, sessionId: string): Promise<Report | undefined> {
+  const users = await client.getUserSet({ sessionId });
+  const quizSet = await client.getQuizSet({ sessionId });
+  if (users.totalNumberOfItems === 0 || quizSet.totalNumberOfItems === 0) return undefined;
+  const params = { userSetId: users, quizSetId: quizSet, sessionId };
+  const [quizStatistics, questionStatistics] = await Promise.all([
+    client.getQuizStatistics(params),
+    client.getQuestionStatistics(params),
+  ]);
+  const [quizzes, questions, quizList] = await Promise.all([
+    quizStatistics.toArray(),
+    questionStatistics.toArray(),
+    quizSet.toArray(),
+  ]);
+  return { quizzes, questions, titles: new Map(quizList.map((quiz) => [quiz.id, quiz])) };
+}
+
+function shownText(sessionId: string, quizCount: number): string {
+  return quizCount === 1
+    ? `Session ${sessionId}: one quiz.`
+    : `Session ${sessionId}: ${quizCount} quizzes; choose one to see its report.`;
+}
+
+/** The picker lists the session's quizzes with their attempts; the first one is drawn. */
+function showFirstQuiz(view: ReportElements, report: Report): void {
+  view.picker.replaceChildren(
+    ...report.quizzes.map((quiz) => {
+      const option = document.createElement('option');
+      option.value = quiz.quizId;
+      const title = report.titles.get(quiz.quizId)?.title ?? `Quiz ${quiz.quizId}`;
+      option.textContent = `${title} (${quiz.nbAttempts} attempt${quiz.nbAttempts === 1 ? '' : 's'})`;
+      return option;
+    }),
+  );
+  view.picker.value = report.quizzes[0].quizId;
+  drawQuiz(view, report, view.picker.value);
+}
+
+/** One quiz of the report: its scores, their histogram and its questions. */
+function drawQuiz(view: ReportElements, report: Report, quizId: string): void {
+  const quiz = report.quizzes.find((item) => item.quizId === quizId);
+  if (!quiz) return;
+  const quizDetails = report.titles.get(quizId);
+  const title = quizDetails?.title ?? `Quiz ${quizId}`;
+  const { summary } = view;
+  summary.attempts.textContent = String(quiz.nbAttempts);
+  summary.mean.textContent = percent(quiz.mean);
+  summary.median.textContent = percent(quiz.median);
+  summary.stddev.textContent = percent(quiz.stddev);
+  summary.alpha.textContent = formatNumber(quiz.cronbachAlpha);
+
+  const questions = report.questions.filter((item) => item.quizId === quizId);
+  view.note.hidden = quiz.histogram !== null && quiz.nbAttempts > 0;
+  view.note.textContent = quizNote(quiz, title, questions);
+  drawHistogram(view, quiz.histogram, title);
+
+  view.questionBody.replaceChildren();
+  for (const question of [...questions].sort(byDiscrimination)) {
+    questionRow(view.questionBody, question, quizDetails);
+  }
+}
+
+/** Why a quiz shows no scores (a survey) or none yet; empty when it has some. */
+function quizNote(quiz: QuizStatistic, title: string, questions: QuestionStatistic[]): string {
+  if (quiz.histogram === null) {
+    // The service keeps a survey's choices to itself below its minimum of answers (§14.1).
+    const choicesHidden = questions.some(
+      (item) => item.type.startsWith('MultipleChoices') && item.choiceCounts === null,
+    );
+    return choicesHidden
+      ? `“${title}” is a survey: it has no good answers, so no scores; too few pupils answered it to show their choices without telling whose they are.`
+      : `“${title}” is a survey: it has no good answers, so no scores; its choices are counted below.`;
+  }
+  return quiz.nbAttempts === 0 ? `Nobody has answered “${title}” in this session yet.` : '';
+}
+
+/** The scores' histogram and its table; a survey (no histogram) hides both. */
+function drawHistogram(view: ReportElements, histogram: number[] | null, title: string): void {
+  view.figure.hidden = histogram === null;
+  view.details.hidden = histogram === null;
+  view.chart.replaceChildren();
+  if (histogram !== null) {
+    view.chart.append(
+      histogramChart(histogram, `Attempts of “${title}” by percentage of good answers`),
+    );
+    histogramRows(view.histogramBody, histogram);
+  } else {
+    view.histogramBody.replaceChildren();
+  }
 }

@@ -2,7 +2,7 @@ import { LessThan } from 'typeorm';
 import { LoginFailure, RateLimitCounter, WebSession } from '../db/entities';
 import { purgeExpiredTokens } from '../services/auth/access-token.service';
 import { purgeExpiredDataSets } from '../services/data-sets/data-set.service';
-import { purgeExpiredAnswers } from '../services/privacy/retention.service';
+import { purgeExpiredAccessLog, purgeExpiredAnswers } from '../services/privacy/retention.service';
 import type { Job } from './jobs';
 import type { AppDeps } from '../context/request-context';
 
@@ -40,6 +40,12 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
           const purged = await purgeExpiredAnswers(d);
           return purged.answers + purged.attendances;
         },
+      },
+      // Access-log entries past ACCESS_LOG_RETENTION_DAYS, by key in short batches.
+      {
+        name: 'purge-expired-access-log',
+        everySeconds: every,
+        run: (d) => purgeExpiredAccessLog(d),
       },
       {
         name: 'purge-expired-web-sessions',

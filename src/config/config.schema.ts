@@ -250,6 +250,8 @@ export const ENV_SCHEMA = z
     SESSION_JOIN_TTL_SECONDS: wholeNumber(60, 365 * DAY).default(DAY),
     // Days after a session's start that its answers are kept; 0 keeps them for ever.
     ANSWER_RETENTION_DAYS: wholeNumber(0, 100 * 365).default(730),
+    // Days an access-log entry is kept; 0 keeps them for ever.
+    ACCESS_LOG_RETENTION_DAYS: wholeNumber(0, 100 * 365).default(365),
   })
   .superRefine(
     (env, ctx) => {

@@ -88,13 +88,15 @@ export interface Config {
    * `surveyMinResponses` is the fewest attempts for which a survey's choice counts are shown;
    * `sessionJoinTtlSeconds` is how long a session's join code is valid;
    * `answerRetentionDays` is how many days after a session's start its answers are kept (0: for
-   * ever), enforced by the maintenance job.
+   * ever), enforced by the maintenance job; `accessLogRetentionDays` how many days an
+   * access-log entry is kept (0: for ever), purged by the same job.
    */
   privacy: {
     legacyOpenReads: boolean;
     surveyMinResponses: number;
     sessionJoinTtlSeconds: number;
     answerRetentionDays: number;
+    accessLogRetentionDays: number;
   };
 }
 
@@ -229,6 +231,7 @@ export function loadConfig(env: RawEnv = process.env, cwd: string = process.cwd(
       surveyMinResponses: e.SURVEY_MIN_RESPONSES,
       sessionJoinTtlSeconds: e.SESSION_JOIN_TTL_SECONDS,
       answerRetentionDays: e.ANSWER_RETENTION_DAYS,
+      accessLogRetentionDays: e.ACCESS_LOG_RETENTION_DAYS,
     },
   };
   return Object.freeze(config);

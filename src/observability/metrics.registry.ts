@@ -8,7 +8,7 @@ export type Transport = 'rest' | 'graphql' | 'web' | 'other';
 export type RateLimitName = 'api_key' | 'login' | 'session_join';
 
 /** What the retention purge deletes (contract.md §14.5). */
-export type RetentionPurged = 'answers' | 'attendances';
+export type RetentionPurged = 'answers' | 'attendances' | 'access_log';
 
 /** What a pool gauge reads (db/pool-usage.ts gives it for MySQL/MariaDB). */
 export interface PoolReading {
@@ -66,12 +66,13 @@ export class ServiceMetrics {
     });
     this.retentionPurged = new Counter({
       name: 'quiz_retention_purged_rows_total',
-      help: 'Rows the retention purge deleted (ANSWER_RETENTION_DAYS), by what (answers, attendances)',
+      help: 'Rows the retention purge deleted (ANSWER_RETENTION_DAYS, ACCESS_LOG_RETENTION_DAYS), by what (answers, attendances, access_log)',
       labelNames: ['what'],
       registers,
     });
-    // Both series from the start, so a scrape tells "nothing purged yet" from "no such metric".
-    for (const what of ['answers', 'attendances'] as const) this.retentionPurged.inc({ what }, 0);
+    // Every series from the start, so a scrape tells "nothing purged yet" from "no such metric".
+    for (const what of ['answers', 'attendances', 'access_log'] as const)
+      this.retentionPurged.inc({ what }, 0);
     if (pools) registerPoolGauges(registers, pools);
   }
 

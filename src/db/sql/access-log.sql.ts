@@ -51,3 +51,27 @@ export function accessLogOf(userId: number): SqlFragment {
     params: [userId],
   };
 }
+
+/** The pupils of a computed results set: the users its rows name. */
+export function computedResultSubjects(dataSetId: SqlParam): SqlFragment {
+  return {
+    sql: 'SELECT user_id AS subject_user_id FROM computed_results WHERE data_set_id = ?',
+    params: [dataSetId],
+  };
+}
+
+/** The members of a user set. */
+export function userSetSubjects(dataSetId: SqlParam): SqlFragment {
+  return {
+    sql: 'SELECT item_id AS subject_user_id FROM data_set_items WHERE data_set_id = ?',
+    params: [dataSetId],
+  };
+}
+
+/** The records of erasures whose subject hash is `subjectHash` (sha256 of `user:<id>`). */
+export function erasuresOf(subjectHash: string): SqlFragment {
+  return {
+    sql: `SELECT erased_at, erased_by FROM erasures WHERE subject_hash = ? ORDER BY erased_at, id`,
+    params: [subjectHash],
+  };
+}

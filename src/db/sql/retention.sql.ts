@@ -55,3 +55,19 @@ export function deleteAttendanceOfEmptiedSessions(
     params: [...sessionIds],
   };
 }
+
+/** Up to `limit` ids of access-log rows written before `cutoff`, by the accessed_at index. */
+export function expiredAccessLogEntries(cutoff: SqlDate, limit: number): SqlFragment {
+  return {
+    sql: `SELECT id FROM access_log WHERE accessed_at < ? LIMIT ?`,
+    params: [cutoff, limit],
+  };
+}
+
+/** Deletes access-log rows by primary key. */
+export function deleteAccessLogEntries(dialect: Dialect, ids: readonly number[]): SqlFragment {
+  return {
+    sql: `DELETE FROM access_log WHERE id IN (${dialect.placeholders(ids.length)})`,
+    params: [...ids],
+  };
+}

@@ -47,3 +47,13 @@ export function insertStatement(
   const columns = [leadColumn, ...query.columns.map((column) => column.name)].join(', ');
   return { sql: `INSERT INTO ${table} (${columns})\n${written.sql}`, params: written.params };
 }
+
+/**
+ * One column of the rows, renamed `as`, as a SELECT in no order (an access log's subjects,
+ * written by INSERT … SELECT from the very rows a read shows).
+ */
+export function selectColumn(query: RowsQuery, name: string, as: string): SqlFragment {
+  const column = query.columns.find((candidate) => candidate.name === name);
+  if (!column) throw new Error(`the rows have no column ${name}`);
+  return statement({ ...query, columns: [{ name: as, sql: column.sql }] }, null, '');
+}

@@ -3,6 +3,7 @@ import { countAttribute } from '../../db/sql/attribute-counts.sql';
 import { tokenDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { existingUser } from '../users/user-read.service';
+import { recordAccess, subjectsById } from '../access-log/access-log.service';
 import { userView } from '../users/user.views';
 import {
   USER_ATTRIBUTE_NAMES,
@@ -59,6 +60,8 @@ export async function getUserAttribute(
         : name === 'lastName'
           ? details.lastName
           : details.pictureUrl;
+    // A detail read names the user: recorded in the access log (contract.md §14.6).
+    await recordAccess(ctx, subjectsById([userId]));
     return { itemType: 'user', itemId: userId, itemName: name, itemValue };
   }
   const itemValue = await countAttribute(ctx.db.read, 'user', name, userId);

@@ -44,7 +44,7 @@ export async function createDataSetWith(
     createdAt: now,
     expiresAt: expiryIn(ctx.config.dataSetTtlSeconds, now.getTime()),
   });
-  const written = await writeDataSet(ctx, set, members);
+  const written = await writeDataSet(ctx, set, members, options.accessLog);
   set.id = written.id;
   set.totalNumberOfItems = written.total;
   rememberDataSet(ctx.db.write, set);

@@ -28,6 +28,11 @@ export interface DataSetOptions {
   numberOfItemsPerPage?: RawParam;
   /** What made the set, as JSON (computed results record their request here). */
   parameters?: string | null;
+  /**
+   * The access-log entry of the read (contract.md §14.6), written in the set's own transaction
+   * (and exchange, on MySQL) once its members are: given the set's id, an INSERT … SELECT.
+   */
+  accessLog?: AccessLogStatement;
 }
 
 /**
@@ -42,6 +47,9 @@ export type DataSetId = number | SqlVariable;
  * from a materialized derived table (see idMembers) to run on MySQL 8.
  */
 export type MembersStatement = (dataSetId: DataSetId) => SqlStatement;
+
+/** The INSERT … SELECT of a read's access-log entry, given the id of the set it wrote. */
+export type AccessLogStatement = (dataSetId: DataSetId) => SqlStatement;
 
 /** A set id to check, and the parameter that named it (for the error). */
 export interface DataSetReference {

@@ -10,7 +10,7 @@ import {
 import { sqlVariable } from '../../db/sql/statement-batches';
 import { kindOf } from './data-set.kinds';
 import { pageRowsStatement } from './data-set.paging';
-import type { MembersStatement, ResultRow } from './data-set.types';
+import type { AccessLogStatement, MembersStatement, ResultRow } from './data-set.types';
 
 /**
  * The two ways a set is written, chosen by the dialect (Dialect.statementBatches): the same
@@ -44,6 +44,7 @@ async function writeInOneBatch(
   ctx: RequestContext,
   set: DataSet,
   members: MembersStatement,
+  accessLog: AccessLogStatement | undefined,
 ): Promise<WrittenSet> {
   const dataSetId = sqlVariable('data_set_id');
   const table = kindOf(set.itemType).membersTable;
@@ -62,6 +63,8 @@ async function writeInOneBatch(
         members(dataSetId),
         totalUpdate(table, dataSetId),
         pageRowsStatement(set.itemType, dataSetId, 1, set.numberOfItemsPerPage),
+        // The read's access-log entry, from the members just written (contract.md §14.6).
+        ...(accessLog ? [accessLog(dataSetId)] : []),
         ...(commitAtOnce ? [{ sql: 'COMMIT', params: [] }] : []),
       ]);
       // The statements' time alone, not the wait for the request's charge below.
@@ -89,6 +92,7 @@ async function writeStepByStep(
   ctx: RequestContext,
   set: DataSet,
   members: MembersStatement,
+  accessLog: AccessLogStatement | undefined,
 ): Promise<WrittenSet> {
   return ctx.db.exclusive(async () => {
     const runner = ctx.db.write.createQueryRunner();
@@ -104,6 +108,10 @@ async function writeStepByStep(
         const highest = highestPosition(kindOf(set.itemType).membersTable, id);
         const [{ n }] = (await runner.query(highest.sql, highest.params)) as { n: unknown }[];
         const total = affectedRows(written) ?? toNumber(n);
+        if (accessLog) {
+          const entry = accessLog(id);
+          await runner.query(entry.sql, entry.params);
+        }
         await runner.manager.update(DataSet, { id }, { totalNumberOfItems: total });
         const page = pageRowsStatement(set.itemType, id, 1, set.numberOfItemsPerPage);
         const firstPageRows = (await runner.query(page.sql, page.params)) as ResultRow[];
@@ -122,13 +130,17 @@ async function writeStepByStep(
   });
 }
 
-/** Writes the header `set` and the members of a new set in one transaction. */
+/**
+ * Writes the header `set` and the members of a new set in one transaction, and the read's
+ * access-log entry with them when `accessLog` is given.
+ */
 export function writeDataSet(
   ctx: RequestContext,
   set: DataSet,
   members: MembersStatement,
+  accessLog?: AccessLogStatement,
 ): Promise<WrittenSet> {
   return ctx.db.dialect.statementBatches
-    ? writeInOneBatch(ctx, set, members)
-    : writeStepByStep(ctx, set, members);
+    ? writeInOneBatch(ctx, set, members, accessLog)
+    : writeStepByStep(ctx, set, members, accessLog);
 }

@@ -14,7 +14,9 @@ import {
   type ResultsOptions,
 } from '../results/result-parameters';
 import { resultsScope } from '../results/results.service';
-import { selectResultsOver } from '../results/results.sql';
+import { resultsSubjectsOver, selectResultsOver } from '../results/results.sql';
+import type { ResultsSets } from '../results/result-attempts.sql';
+import { recordAccess } from '../access-log/access-log.service';
 import { requesterStillAllowed } from '../auth/credentials.service';
 import { CoalescingStream } from './coalescing.stream';
 
@@ -58,16 +60,37 @@ export async function sessionResultsNow(
   options: ResultsOptions,
 ): Promise<ComputedResultView[]> {
   const scope = resultsScope(ctx, options);
-  const sets = {
-    users: selectedMembers(await userSetSelect(ctx, { sessionId })),
-    quizzes: selectedMembers(quizSetSelect(ctx, { sessionId })),
-  };
+  const sets = await sessionSets(ctx, sessionId);
   const { sql, params } = selectResultsOver(options, sets, ctx.db.dialect, scope);
   const rows = (await ctx.db.read.query(sql, params)) as ResultRow[];
   return resultRowItems(rows, {
     resultTypes: options.resultTypes,
     groupBy: options.aggregation?.groupBy ?? null,
   });
+}
+
+/** The session's attendees and quizzes, as the sets getUserSet / getQuizSet would store. */
+async function sessionSets(ctx: RequestContext, sessionId: number): Promise<ResultsSets> {
+  return {
+    users: selectedMembers(await userSetSelect(ctx, { sessionId })),
+    quizzes: selectedMembers(quizSetSelect(ctx, { sessionId })),
+  };
+}
+
+/**
+ * The access-log entry of a subscription's start (contract.md §14.6), once its first message is
+ * computed: the pupils that message shows, selected by the database from the same results.
+ * Detailed results only, as for getResults: aggregates over the requester scope write none.
+ */
+async function recordSubscriptionStart(
+  ctx: RequestContext,
+  sessionId: number,
+  options: ResultsOptions,
+): Promise<void> {
+  if (options.aggregation !== null) return;
+  const scope = resultsScope(ctx, options);
+  const sets = await sessionSets(ctx, sessionId);
+  await recordAccess(ctx, resultsSubjectsOver(options, sets, ctx.db.dialect, scope));
 }
 
 /**
@@ -122,6 +145,7 @@ function liveEvents(
     endsAt,
     stillAllowed: () => requesterStillAllowed(ctx),
   });
+  let started = false;
   return {
     [Symbol.asyncIterator]() {
       return this;
@@ -130,6 +154,10 @@ function liveEvents(
       let step;
       try {
         step = await stream.next();
+        if (!started && !step.done && step.value.kind === 'value') {
+          started = true;
+          await recordSubscriptionStart(ctx, sessionId, options);
+        }
       } catch (error) {
         const domain = toServiceApiError(error, ctx.operation, ctx.requestId);
         if (domain.status >= 500)

@@ -1,9 +1,11 @@
 import type { AppDeps } from '../../context/request-context';
 import { toNumber } from '../../db/sql/dialect';
 import {
+  deleteAccessLogEntries,
   deleteAnswers,
   deleteAttendanceOfEmptiedSessions,
   emptiedSessionsWithAttendance,
+  expiredAccessLogEntries,
   expiredAnswers,
 } from '../../db/sql/retention.sql';
 import { bumpSessionVersion } from '../../db/sql/session-changes.sql';
@@ -19,6 +21,8 @@ export interface RetentionOptions {
   answersPerStatement?: number;
   /** Emptied sessions whose attendance one statement deletes, at most. */
   sessionsPerStatement?: number;
+  /** Access-log rows deleted per statement, at most. */
+  entriesPerStatement?: number;
 }
 
 /** What one purge deleted, and in how many DELETE statements. */
@@ -104,4 +108,44 @@ async function bumpVersions(
     await deps.db.exclusive(() => write.query(marker.sql, marker.params));
     deps.sessionChanges.changed(sessionId);
   }
+}
+
+/**
+ * The access log's retention (contract.md §14.5): deletes the entries written more than
+ * ACCESS_LOG_RETENTION_DAYS days ago, in bounded batches by primary key, each DELETE its own
+ * short transaction. Does nothing when the setting is 0 (kept for ever). Returns the rows deleted.
+ */
+export async function purgeExpiredAccessLog(
+  deps: Pick<AppDeps, 'db' | 'config' | 'metrics'>,
+  options: Pick<RetentionOptions, 'now' | 'entriesPerStatement'> = {},
+): Promise<number> {
+  const days = deps.config.privacy.accessLogRetentionDays;
+  if (days === 0) return 0;
+  const { dialect, write } = deps.db;
+  const now = options.now ?? new Date();
+  const cutoff = dialect.date(wholeSeconds(new Date(now.getTime() - days * DAY_MS)));
+  const limit = Math.max(1, Math.floor(options.entriesPerStatement ?? 1000));
+  let purged = 0;
+  for (;;) {
+    const select = expiredAccessLogEntries(cutoff, limit);
+    const rows = (await write.query(select.sql, select.params)) as Record<string, unknown>[];
+    if (rows.length === 0) break;
+    const remove = deleteAccessLogEntries(
+      dialect,
+      rows.map((row) => toNumber(row.id)),
+    );
+    const deleted = await deps.db.exclusive(async () => {
+      const runner = write.createQueryRunner();
+      try {
+        return toNumber((await runner.query(remove.sql, remove.params, true)).affected ?? 0);
+      } finally {
+        await runner.release();
+      }
+    });
+    purged += deleted;
+    deps.metrics.countRetentionPurge('access_log', deleted);
+    // Fewer than read: another instance purged them meanwhile; the next run sees what is left.
+    if (deleted === 0) break;
+  }
+  return purged;
 }

@@ -5,7 +5,9 @@ import {
   resultsDecision,
   type AttemptScope,
 } from '../../domain/policy/access.policy';
+import { computedResultSubjects } from '../../db/sql/access-log.sql';
 import { Errors } from '../../errors';
+import { accessLogOfSet } from '../access-log/access-log.service';
 import { requireReadableDataSets } from '../data-sets/data-set.access';
 import { parsePageSize } from '../data-sets/data-set.params';
 import { createDataSetFrom } from '../data-sets/data-set.store';
@@ -81,6 +83,7 @@ export async function requireUserAndQuizSets(
  * results would show the requester: none for an anonymous one (values null, count 0), every
  * attempt (zeros only for pairs without any) under LEGACY_OPEN_READS. Surveys have no score:
  * their attempts' scores are null, and count still counts them.
+ * Detailed results record the pupils they name in the access log, in the set's transaction.
  */
 export async function getResults(ctx: RequestContext, raw: RawResultsParams): Promise<DataSetPage> {
   const request = parseResultsRequest(ctx.operation, raw);
@@ -91,5 +94,9 @@ export async function getResults(ctx: RequestContext, raw: RawResultsParams): Pr
   return createDataSetFrom(ctx, 'computedResult', resultsQuery(request, ctx.db.dialect, scope), {
     numberOfItemsPerPage: raw.numberOfItemsPerPage,
     parameters: resultsParametersJson(request),
+    // Detailed results name pupils: the entry names those of the set's rows (contract.md
+    // §14.6). Aggregates over the requester scope write none.
+    accessLog:
+      request.aggregation === null ? accessLogOfSet(ctx, computedResultSubjects) : undefined,
   });
 }

@@ -1,6 +1,11 @@
 import type { Dialect } from '../../db/sql/dialect';
 import { roundedSql } from '../../db/sql/rounding.sql';
-import { selectStatement, type QueryColumn, type RowsQuery } from '../../db/sql/rows-query.sql';
+import {
+  selectColumn,
+  selectStatement,
+  type QueryColumn,
+  type RowsQuery,
+} from '../../db/sql/rows-query.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import type { AttemptScope } from '../../domain/policy/access.policy';
 import { storedSets, valuedStages, type ResultsSets } from './result-attempts.sql';
@@ -221,4 +226,21 @@ export function selectResultsOver(
   scope: AttemptScope,
 ): SqlFragment {
   return selectStatement(resultsQueryOver(options, sets, dialect, scope));
+}
+
+/**
+ * The users the rows of selectResultsOver name, as a SELECT of `subject_user_id`: the pupils a
+ * read of those results concerns (its access-log subjects, contract.md §14.6).
+ */
+export function resultsSubjectsOver(
+  options: ResultsOptions,
+  sets: ResultsSets,
+  dialect: Dialect,
+  scope: AttemptScope,
+): SqlFragment {
+  return selectColumn(
+    resultsQueryOver(options, sets, dialect, scope),
+    'user_id',
+    'subject_user_id',
+  );
 }

@@ -11,7 +11,9 @@ import type { DataSetPage, ResultRow } from '../data-sets/data-set.types';
 import { storedSets } from '../results/result-attempts.sql';
 import { parseSessions, requiredId, type RawListParam } from '../results/result-parameters';
 import { requireUserAndQuizSets } from '../results/results.service';
+import { accessLogOfSet } from '../access-log/access-log.service';
 import {
+  countedSubjects,
   questionStatisticsQuery,
   quizStatisticsQuery,
   type StatisticsRequest,
@@ -64,6 +66,15 @@ async function checkedRequest(
   };
 }
 
+/**
+ * The access-log entry of an item analysis (contract.md §14.6): the pupils whose attempts it
+ * counted, selected by the database in the set's transaction.
+ */
+function countedPupilsEntry(ctx: RequestContext, request: StatisticsRequest) {
+  const subjects = countedSubjects(ctx.db.dialect, request);
+  return accessLogOfSet(ctx, () => subjects);
+}
+
 /** getQuestionStatistics: one item per question of every quiz of the quiz set. */
 export async function getQuestionStatistics(
   ctx: RequestContext,
@@ -74,7 +85,11 @@ export async function getQuestionStatistics(
     ctx,
     'questionStatistic',
     questionStatisticsQuery(ctx.db.dialect, request),
-    { numberOfItemsPerPage: raw.numberOfItemsPerPage, parameters },
+    {
+      numberOfItemsPerPage: raw.numberOfItemsPerPage,
+      parameters,
+      accessLog: countedPupilsEntry(ctx, request),
+    },
   );
 }
 
@@ -91,6 +106,7 @@ export async function getQuizStatistics(
   return createDataSetFrom(ctx, 'quizStatistic', quizStatisticsQuery(ctx.db.dialect, request), {
     numberOfItemsPerPage: raw.numberOfItemsPerPage,
     parameters,
+    accessLog: countedPupilsEntry(ctx, request),
   });
 }
 

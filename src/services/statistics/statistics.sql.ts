@@ -61,6 +61,18 @@ function countedAnswers(dialect: Dialect, request: StatisticsRequest): SqlFragme
   };
 }
 
+/**
+ * The pupils whose attempts item analysis counts (its access-log subjects, contract.md §14.6):
+ * the users of the counted answers, as a SELECT of `subject_user_id`.
+ */
+export function countedSubjects(dialect: Dialect, request: StatisticsRequest): SqlFragment {
+  const counted = countedAnswers(dialect, request);
+  return {
+    sql: `SELECT DISTINCT a.user_id AS subject_user_id FROM answers a WHERE ${counted.sql}`,
+    params: counted.params,
+  };
+}
+
 /** ` AND <column> IN (…)` when the request names its quizzes, else nothing. */
 function onlyQuizzes(dialect: Dialect, request: StatisticsRequest, column: string): SqlFragment {
   if (!request.quizIds) return { sql: '', params: [] };

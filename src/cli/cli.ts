@@ -12,8 +12,10 @@ import { CliError, type CliIo } from './cli-common';
 import { progressReporter } from './progress';
 import { addAccountCommands } from './account.commands';
 import { addDataCommands } from './data.commands';
+import { addPersonalDataCommands } from './personal-data.commands';
 import { addPrivacyCommands } from './privacy.command';
 import { addSimulateCommand } from './simulate.command';
+import { addErasureCommand } from './erasure.command';
 
 export type { CliIo } from './cli-common';
 
@@ -88,6 +90,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   addDataCommands(program, { print, progress, database: async () => (await deps()).db });
   addSimulateCommand(program, { io, print, progress, context });
   addPrivacyCommands(program, { print, database: async () => (await deps()).db });
+  addPersonalDataCommands(program, { io, context });
+  addErasureCommand(program, { print, deps });
 
   try {
     await program.parseAsync(argv as string[], { from: 'user' });

@@ -161,6 +161,18 @@ describe.each(BACKENDS)('privacy of answers and logs (%s)', (backend) => {
         });
         await call('getQuestionStatistics', sets);
         await call('getQuizStatistics', sets);
+        // The pupil's own export: their data in the answer, none of it in a log line.
+        if (wire === 'rest') {
+          expect((await room.rest('exportPersonalData', pupil, {})).status).toBe(200);
+        } else {
+          const mine = await room.graphql(
+            'exportPersonalData',
+            pupil,
+            {},
+            '{ exportPersonalData { profile { id email lastName } answers { value answeredAt } } }',
+          );
+          expect(mine).toMatchObject({ profile: { lastName: PEOPLE.marisol[1] } });
+        }
 
         if (wire === 'rest') {
           for (const dataSetId of [users.dataSetId, results.dataSetId]) {

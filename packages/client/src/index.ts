@@ -8,6 +8,7 @@ export * from './types';
 export * from './statistics.types';
 export * from './live-results.types';
 export * from './errors';
+export * from './personal-data';
 export { DataSet, type DataSetSource } from './data-set';
 export { possibleTypes } from './possible-types.generated';
 export type {

@@ -13,6 +13,7 @@ import {
   type ExportFormat,
 } from './data-set-export';
 import { exceptionFromResponse, TransportException } from './errors';
+import { parsePersonalData, type PersonalData, type WirePersonalData } from './personal-data';
 import { watchSessionResults, type WebSocketConstructor } from './session-results.watch';
 import type { QuestionStatistic, QuizStatistic } from './statistics.types';
 import {
@@ -317,6 +318,11 @@ export class QuizApiClient implements DataSetSource {
     });
     const url = `${this.baseUrl}/exportDataSet?${query}`;
     return openDataSetExport(() => this.fetchFunction(url, { method: 'GET' }), params, parseItem);
+  }
+
+  /** Everything the service holds about the token's user (§14.3; needs an access token). */
+  exportPersonalData(): Promise<PersonalData> {
+    return this.request<WirePersonalData>('exportPersonalData').then(parsePersonalData);
   }
 
   /**

@@ -4,6 +4,7 @@ import { domainErrors } from './execution/graphql.middleware';
 import { ComputedResultResolver } from './resolvers/computed-result.resolver';
 import { DataSetResolver } from './resolvers/data-set.resolver';
 import { LiveResultsResolver } from './resolvers/live-results.resolver';
+import { PersonalDataResolver } from './resolvers/personal-data.resolver';
 import { QuizResolver } from './resolvers/quiz.resolver';
 import { SessionResolver } from './resolvers/session.resolver';
 import { QuestionStatisticResolver, QuizStatisticResolver } from './resolvers/statistics.resolver';
@@ -20,6 +21,7 @@ export const RESOLVERS = [
   QuizStatisticResolver,
   SessionResolver,
   LiveResultsResolver,
+  PersonalDataResolver,
 ] as const;
 
 /**

@@ -9,6 +9,7 @@ import {
 import { exportDataSetOperation } from './data-set-export.operation';
 import { pointsSentence, writesSentence, type OperationCost } from './operation-costs';
 import type { OperationDefinition } from './operation-definition';
+import { exportPersonalDataOperation } from './personal-data.operation';
 import { addQuizOperation, getQuizAttributeOperation, getQuizOperation } from './quiz.operation';
 import {
   getResultsOperation,
@@ -59,6 +60,7 @@ export const OPERATIONS = {
   joinSession: joinSessionOperation,
   addAnswers: addAnswersOperation,
   sessionResults: sessionResultsOperation,
+  exportPersonalData: exportPersonalDataOperation,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

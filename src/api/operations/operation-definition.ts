@@ -65,6 +65,10 @@ export interface RestDownloadBinding<V> {
   readonly methods: readonly HttpMethod[];
   /** The media types of the 200 answer, with what each holds (OpenAPI). */
   readonly media: Readonly<Record<string, string>>;
+  /** The component schema of a media type whose file is one JSON document (OpenAPI). */
+  readonly schemas?: Readonly<Record<string, string>>;
+  /** How the file is named, for the Content-Disposition header's description (OpenAPI). */
+  readonly fileName?: string;
   download(view: V): RestDownload;
 }
 

@@ -13,6 +13,7 @@ const none: ColumnEntry = { category: null };
 const person: ColumnEntry = { category: 'person' };
 const as = (category: PersonalCategory, note?: string): ColumnEntry =>
   note === undefined ? { category } : { category, note };
+const kept = (note: string): ColumnEntry => ({ category: 'person', note, keepsTombstoneId: true });
 const plain = (note: string): ColumnEntry => ({ category: null, note });
 
 const WHILE_USED = 'as long as the database keeps it: no retention period applies';
@@ -26,7 +27,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     holds: 'an account: a pupil, a teacher or another user of the classroom app',
     subject: 'the user',
     columns: {
-      id: person,
+      id: kept('the tombstone keeps the id, so it is never reused'),
       email: as('email'),
       password_hash: as('hash', 'an argon2id hash of the password; never exported'),
       first_name: as('name'),
@@ -58,6 +59,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     retention: ANSWER_RETENTION,
     export: 'every answer with its value, score and time',
     erasure: 'delete',
+    erasedRows: { column: 'user_id', matches: 'userId' },
   },
   {
     table: 'session_attendees',
@@ -67,6 +69,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     retention: `${ANSWER_RETENTION}, once the session has no answer left`,
     export: 'every attendance',
     erasure: 'delete',
+    erasedRows: { column: 'user_id', matches: 'userId' },
   },
   {
     table: 'sessions',
@@ -74,7 +77,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     subject: 'the owner',
     columns: {
       id: none,
-      owner_id: person,
+      owner_id: kept('kept, owned by the tombstone, once the person is erased'),
       title: as('free-text', 'typed by the teacher; may name a class or a pupil'),
       start_date: none,
       client_ref: plain("the classroom app's own reference, an opaque identifier"),
@@ -109,7 +112,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     subject: 'the author',
     columns: {
       id: none,
-      author_id: person,
+      author_id: kept('kept, owned by the tombstone, once the person is erased'),
       title: plain('teaching content written for pupils, shown to them'),
       visibility: none,
       survey: none,
@@ -160,6 +163,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     retention: 'as long as the account exists',
     export: "the person's flags",
     erasure: 'delete',
+    erasedRows: { column: 'user_id', matches: 'userId' },
   },
   {
     table: 'user_groups',
@@ -168,7 +172,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     columns: {
       id: none,
       name: as('free-text', 'typed by the teacher; may name a class or a pupil'),
-      owner_id: person,
+      owner_id: kept('kept, owned by the tombstone, once the person is erased'),
       created_at: none,
     },
     retention: WHILE_USED,
@@ -183,6 +187,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     retention: WHILE_USED,
     export: 'the groups the person is a member of',
     erasure: 'delete',
+    erasedRows: { column: 'user_id', matches: 'userId' },
   },
   {
     table: 'api_keys',
@@ -202,6 +207,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     retention: 'as long as the database keeps it, revoked keys included',
     export: "the person's keys, without secrets",
     erasure: 'delete',
+    erasedRows: { column: 'owner_id', matches: 'userId' },
   },
   {
     table: 'access_tokens',
@@ -218,6 +224,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     retention: 'until it expires, then purged by the maintenance job',
     export: 'not exported: credentials',
     erasure: 'delete',
+    erasedRows: { column: 'user_id', matches: 'userId' },
   },
   {
     table: 'web_sessions',
@@ -233,6 +240,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     retention: 'until it expires, then purged by the maintenance job',
     export: 'not exported: credentials',
     erasure: 'delete',
+    erasedRows: { column: 'user_id', matches: 'userId' },
   },
   {
     table: 'login_failures',
@@ -247,6 +255,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     retention: 'LOGIN_FAILURE_WINDOW_SECONDS, then purged by the maintenance job',
     export: 'not exported: kept only to refuse guessing',
     erasure: 'delete',
+    erasedRows: { column: 'account_hash', matches: 'accountHashes' },
   },
   {
     table: 'data_sets',
@@ -349,7 +358,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     columns: {
       id: none,
       accessed_at: as('time'),
-      requester_user_id: as('person', 'the user who read'),
+      requester_user_id: kept("the user who read; kept as the tombstone's id when they are erased"),
       requester_api_key_id: plain('the API key (application) the read came through'),
       operation: plain('the name of the operation'),
       request_id: plain("the request's id, as in the request log"),
@@ -358,6 +367,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     retention: 'ACCESS_LOG_RETENTION_DAYS (default 365), then purged by the maintenance job',
     export: 'the entries about the person',
     erasure: 'delete',
+    erasedRows: { column: 'subject_user_id', matches: 'userId' },
   },
   {
     table: 'erasures',

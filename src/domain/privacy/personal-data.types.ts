@@ -37,6 +37,20 @@ export interface ColumnEntry {
   category: PersonalCategory | null;
   /** Why, where a column's name or content could suggest otherwise. */
   note?: string;
+  /**
+   * After an erasure the column may still hold the erased id, which then names no one (the
+   * tombstone's): rows other people use, and the record of what the person read about others.
+   */
+  keepsTombstoneId?: true;
+}
+
+/**
+ * The rows an erasure deletes: those whose `column` holds the person's id, or (`accountHashes`)
+ * one of the hashes login and join failures are counted under.
+ */
+export interface ErasedRows {
+  column: string;
+  matches: 'userId' | 'accountHashes';
 }
 
 export interface TableEntry {
@@ -52,6 +66,8 @@ export interface TableEntry {
   /** What a person's export (§14.3) gives of the table. */
   export: string;
   erasure: ErasureRule;
+  /** For erasure 'delete': which rows are the person's. */
+  erasedRows?: ErasedRows;
   /** Why the table may be absent from a database (it is made only where it is needed). */
   mayBeAbsent?: string;
 }

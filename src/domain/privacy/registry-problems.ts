@@ -52,6 +52,11 @@ export function registryProblems(
         }
       }
     }
+    if (entry.erasure === 'delete' && !entry.erasedRows) {
+      problems.push(`table ${entry.table}: an erasure that deletes rows says which (erasedRows)`);
+    } else if (entry.erasedRows && !(entry.erasedRows.column in entry.columns)) {
+      problems.push(`table ${entry.table}: erasedRows names a column it lacks`);
+    }
     const personal = Object.values(entry.columns).some((c) => c.category !== null);
     if (personal !== (entry.subject !== null)) {
       problems.push(`table ${entry.table}: a subject is named exactly when a column is personal`);

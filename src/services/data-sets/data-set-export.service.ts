@@ -4,9 +4,11 @@ import { toNumber } from '../../db/sql/dialect';
 import type { DataSet } from '../../db/entities/data-set.entity';
 import type { DataSetItemType } from '../../domain/data-sets/item-types';
 import { membersAfter } from '../../db/sql/data-set.sql';
+import { computedResultSubjects, userSetSubjects } from '../../db/sql/access-log.sql';
 import { Errors } from '../../errors';
 import { storedResultsShape, type StoredResultsShape } from '../results/result-parameters';
-import { requiredIdParam, requireReadableDataSet } from './data-set.access';
+import { recordAccess } from '../access-log/access-log.service';
+import { confirmStillStored, requiredIdParam, requireReadableDataSet } from './data-set.access';
 import { kindOf } from './data-set.kinds';
 import { pageFrom } from './data-set.paging';
 import { isGiven, type RawParam } from './data-set.params';
@@ -99,9 +101,19 @@ async function* chunksOf(
 }
 
 /**
+ * The pupils an export of `set` names, when it names any (contract.md §14.6): a user set's
+ * members, the users of a computed results set's rows.
+ */
+const EXPORTED_SUBJECTS: Partial<Record<DataSetItemType, typeof userSetSubjects>> = {
+  user: userSetSubjects,
+  computedResult: computedResultSubjects,
+};
+
+/**
  * exportDataSet: checks its parameters and the set as getDataSetPage does (missing or malformed
- * dataSetId, unknown or expired set, another requester's), then the format; reads nothing more
- * until its chunks are asked for.
+ * dataSetId, unknown or expired set, another requester's), then the format; records the export
+ * of a user or results set in the access log (the set's members, named by the database); reads
+ * nothing more until its chunks are asked for.
  */
 export async function exportDataSet(
   ctx: RequestContext,
@@ -112,7 +124,12 @@ export async function exportDataSet(
   const id = requiredIdParam(ctx, 'dataSetId', dataSetId);
   const chosen = exportFormat(ctx, format);
   const set = await requireReadableDataSet(ctx, id);
+  // An export is long and rare: its set is confirmed in the database, not only in this
+  // instance's memory, so a set an erasure deleted is a 404 before the file starts.
+  await confirmStillStored(ctx, set);
   const chunkSize = options.chunkSize ?? EXPORT_CHUNK_SIZE;
+  const subjects = EXPORTED_SUBJECTS[set.itemType];
+  if (subjects) await recordAccess(ctx, subjects(set.id));
   return {
     format: chosen,
     dataSetId: set.id,

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { Errors } from '../../errors';
-import { requiredIdParam, requireReadableDataSet } from './data-set.access';
+import { confirmStillStored, requiredIdParam, requireReadableDataSet } from './data-set.access';
 import { pageFrom, pageRowsStatement } from './data-set.paging';
 import { isGiven, MAX_ITEMS_PER_PAGE, parseIntegerParam, type RawParam } from './data-set.params';
 import type { DataSetPage, ResultRow } from './data-set.types';
@@ -64,6 +64,7 @@ export async function getDataSetRange(
   const { sql, params } = pageRowsStatement(set.itemType, set.id, firstPosition, lastPosition);
   // The write handle, as for pages: a set this instance has just made is read back at once.
   const rows = await ctx.db.writeRows.rows<ResultRow>(sql, params);
+  if (rows.length < lastPosition - firstPosition + 1) await confirmStillStored(ctx, set);
   return {
     page: pageFrom(set, 1, rows),
     firstPosition,

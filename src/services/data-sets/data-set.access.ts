@@ -4,7 +4,7 @@ import { entityRows } from '../../db/sql/entity-rows';
 import { entitiesWhereIn } from '../../db/sql/entity-reads.sql';
 import { dataSetReadDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import { rememberDataSet, rememberedDataSet } from './data-set.cache';
+import { forgetDataSets, rememberDataSet, rememberedDataSet } from './data-set.cache';
 import { isGiven, parseIdParam, type RawParam } from './data-set.params';
 import type { DataSetReference } from './data-set.types';
 
@@ -94,6 +94,21 @@ export async function requireReadableDataSet(
 ): Promise<DataSet> {
   const [set] = await requireReadableDataSets(ctx, [{ id: dataSetId, parameterName }]);
   return set as DataSet;
+}
+
+/**
+ * Re-reads a remembered set's header from the database: an erasure (contract.md §14.4) deletes
+ * the sets that held the person from any instance, so a page that finds fewer members than its
+ * header promises asks the database whether the set is still there (404 if not).
+ */
+export async function confirmStillStored(
+  ctx: RequestContext,
+  set: DataSet,
+  parameterName = 'dataSetId',
+): Promise<void> {
+  forgetDataSets(ctx.db.write, [set.id]);
+  const headers = await dataSetHeaders(ctx, [set.id]);
+  checkReadable(ctx, headers.get(set.id), { id: set.id, parameterName });
 }
 
 /** A required id parameter: absent → MissingParameterException, malformed → BadParameterException. */

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../context/request-context';
 import type { DataSet } from '../../db/entities/data-set.entity';
 import { pageRows } from '../../db/sql/data-set.sql';
 import type { SqlFragment } from '../../db/sql/sql-fragment';
+import { confirmStillStored } from './data-set.access';
 import { kindOf, pageMembers } from './data-set.kinds';
 import { isGiven, parseIntegerParam, type RawParam } from './data-set.params';
 import type { DataSetId, DataSetPage, ResultRow } from './data-set.types';
@@ -51,5 +52,7 @@ export async function pageOf(
   if (lastPosition < firstPosition) return pageFrom(set, index, []);
   const { sql, params } = pageRowsStatement(set.itemType, set.id, firstPosition, lastPosition);
   // The write handle: a set this instance has just made is read back at once.
-  return pageFrom(set, index, await ctx.db.writeRows.rows<ResultRow>(sql, params));
+  const rows = await ctx.db.writeRows.rows<ResultRow>(sql, params);
+  if (rows.length < lastPosition - firstPosition + 1) await confirmStillStored(ctx, set);
+  return pageFrom(set, index, rows);
 }

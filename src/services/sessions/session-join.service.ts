@@ -77,7 +77,7 @@ export async function withCurrentJoinCode(ctx: RequestContext, session: Session)
  * would otherwise lock its logins with its pupils' typing mistakes).
  */
 const JOIN_FAILURE_SOURCE = 'joinSession';
-const joinerHash = (userId: number) => hashSecret(`joinSession:user:${userId}`);
+export const joinerHash = (userId: number): string => hashSecret(`joinSession:user:${userId}`);
 
 /** Makes the user an attendee (if not already one) and bumps the session's change marker. */
 async function addAttendee(ctx: RequestContext, sessionId: number, userId: number): Promise<void> {

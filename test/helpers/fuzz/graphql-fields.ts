@@ -5,6 +5,7 @@ import {
   DATA_SET,
   DATA_SET_ITEM_CONNECTION,
   ITEM_ATTRIBUTE,
+  PERSONAL_DATA,
   QUESTION_STATISTIC_PAGE,
   QUIZ,
   QUIZ_PAGE,
@@ -291,5 +292,6 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
       },
       returns: ADD_ANSWERS_RESULT,
     },
+    { name: 'exportPersonalData', operation: 'query', args: {}, returns: PERSONAL_DATA },
   ];
 }

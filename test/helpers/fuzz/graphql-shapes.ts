@@ -82,6 +82,36 @@ export const SESSION: ObjectShape = {
     owner: () => USER,
   },
 };
+const personal = (name: string, ...fields: string[]): ObjectShape => ({
+  kind: 'object',
+  name,
+  fields: scalars(...fields),
+});
+/** exportPersonalData's document (contract.md §14.3). */
+export const PERSONAL_DATA: ObjectShape = {
+  kind: 'object',
+  name: 'PersonalData',
+  fields: {
+    ...scalars('exportedAt'),
+    profile: () => personal('PersonalProfile', 'id', 'email', 'firstName', 'publicProfile'),
+    groups: () => ({
+      kind: 'object',
+      name: 'PersonalGroups',
+      fields: {
+        owned: () => personal('PersonalOwnedGroup', 'id', 'name', 'nbMembers', 'createdAt'),
+        memberOf: () => personal('PersonalMemberGroup', 'id', 'name', 'ownerId'),
+      },
+    }),
+    attendances: () => personal('PersonalAttendance', 'sessionId', 'startDate', 'raisedHand'),
+    answers: () => personal('PersonalAnswer', 'id', 'questionIndex', 'value', 'good', 'answeredAt'),
+    quizFlags: () => personal('PersonalQuizFlag', 'quizId', 'favorite', 'imported'),
+    quizzes: () => personal('PersonalQuiz', 'id', 'title', 'visibility', 'nbQuestions'),
+    sessions: () => personal('PersonalSession', 'id', 'title', 'clientRef', 'nbAttendees'),
+    apiKeys: () => personal('PersonalApiKey', 'id', 'keyPrefix', 'host', 'revokedAt'),
+    dataSets: () => personal('PersonalDataSet', 'id', 'itemType', 'parameters', 'expiresAt'),
+    accessLog: () => personal('PersonalAccessLogEntry', 'accessedAt', 'operation', 'requestId'),
+  },
+};
 export const ADD_ANSWERS_RESULT: ObjectShape = {
   kind: 'object',
   name: 'AddAnswersResult',

@@ -257,6 +257,7 @@ export function restOperationSpecs(pools: FuzzPools, owner?: string): RestOperat
       required: ['sessionId'],
       payload: { name: 'answers', values: answersPayload(pools) },
     },
+    get('exportPersonalData', {}),
   ];
 }
 

@@ -11,6 +11,7 @@ import { ERROR_TABLE } from '../../../errors';
 import { QUIZ_PUBLIC_FIELDS } from '../../../services/quizzes/quiz.views';
 import { PAGE_SCHEMAS } from './openapi.page-schemas';
 import { SESSION_SCHEMAS } from './openapi.session-schemas';
+import { PERSONAL_DATA_SCHEMAS } from './openapi.personal-data-schemas';
 import { AGGREGATION_FUNCTIONS, RESULT_TYPES } from '../../../services/results/result-parameters';
 import { resultTypeDefinition } from '../../../services/results/result-types.registry';
 import {
@@ -303,4 +304,5 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     ['itemType', 'itemId', 'itemName', 'itemValue'],
   ),
   ...PAGE_SCHEMAS,
+  ...PERSONAL_DATA_SCHEMAS,
 };

@@ -109,15 +109,22 @@ function success(rest: RestBinding<unknown> | RestDownloadBinding<unknown>) {
     headers: {
       ...RATE_LIMIT_HEADERS,
       'Content-Disposition': {
-        description: 'attachment; filename="<itemType>-<dataSetId>.<csv|ndjson>"',
+        description: `attachment; filename="${rest.fileName ?? '<itemType>-<dataSetId>.<csv|ndjson>'}"`,
         schema: { type: 'string' },
       },
     },
     content: Object.fromEntries(
-      Object.entries(rest.media).map(([type, description]) => [
-        type,
-        { schema: { type: 'string', description } },
-      ]),
+      Object.entries(rest.media).map(([type, description]) => {
+        const schema = rest.schemas?.[type];
+        return [
+          type,
+          {
+            schema: schema
+              ? { $ref: `#/components/schemas/${schema}`, description }
+              : { type: 'string', description },
+          },
+        ];
+      }),
     ),
   };
 }

@@ -1,0 +1,186 @@
+import type { QueryRunner } from 'typeorm';
+import type { AppDeps } from '../../context/request-context';
+import { wholeSeconds } from '../../db/entities/column-types';
+import { deleteHeaders, deleteMembers, type MembersTable } from '../../db/sql/data-set.sql';
+import { toNumber } from '../../db/sql/dialect';
+import {
+  countRows,
+  deleteRows,
+  erasureRecordInsert,
+  personRow,
+  sessionsOfPerson,
+  setsOfPerson,
+  tombstoneUpdate,
+} from '../../db/sql/erasure.sql';
+import { bumpSessionVersion } from '../../db/sql/session-changes.sql';
+import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
+import { PERSONAL_DATA_REGISTRY } from '../../domain/privacy/personal-data.registry';
+import type { TableEntry } from '../../domain/privacy/personal-data.types';
+import { Errors } from '../../errors';
+import { erasureSubjectHash } from '../access-log/access-log.service';
+import { accountHashOf } from '../auth/login.service';
+import { forgetDataSets } from '../data-sets/data-set.cache';
+import { kindOf } from '../data-sets/data-set.kinds';
+import { joinerHash } from '../sessions/session-join.service';
+
+/**
+ * Erasure of a person (contract.md §14.4), driven by the registry of personal data: each table
+ * is erased as its entry says, so a table added to the registry is erased without a change here.
+ */
+
+const OPERATION = 'user:erase';
+
+/** What an erasure does (or, dry, would do) to one table. */
+export interface ErasureLine {
+  table: string;
+  rows: number;
+  action: TableEntry['erasure'];
+}
+
+export interface ErasureReport {
+  userId: number;
+  dryRun: boolean;
+  tables: ErasureLine[];
+}
+
+export interface ErasureOptions {
+  dryRun?: boolean;
+  /** The operator, as recorded in the erasure record. */
+  erasedBy: string;
+}
+
+interface SetRow {
+  id: number;
+  table: MembersTable;
+  total: number;
+}
+
+type Run = (
+  statement: SqlFragment,
+) => Promise<{ rows: Record<string, unknown>[]; affected: number }>;
+
+function runnerOf(runner: QueryRunner): Run {
+  return async (statement) => {
+    const result = await runner.query(statement.sql, statement.params, true);
+    return {
+      rows: Array.isArray(result.records) ? (result.records as Record<string, unknown>[]) : [],
+      affected: toNumber(result.affected ?? 0),
+    };
+  };
+}
+
+/** The values an entry's erasedRows match for this person. */
+function erasedValues(entry: TableEntry, userId: number, email: string | null): SqlParam[] {
+  if (entry.erasedRows?.matches !== 'accountHashes') return [userId];
+  return email === null ? [joinerHash(userId)] : [joinerHash(userId), accountHashOf(email)];
+}
+
+/**
+ * Counts (and without dryRun erases) what the database holds about the person, in one
+ * transaction. READ COMMITTED on MySQL/MariaDB: the deletes lock the person's rows only, so
+ * other pupils' answers keep being written meanwhile.
+ */
+async function eraseIn(
+  deps: Pick<AppDeps, 'db'>,
+  runner: QueryRunner,
+  userId: number,
+  options: ErasureOptions,
+): Promise<{ report: ErasureReport; sessions: number[]; sets: number[] }> {
+  const { dialect } = deps.db;
+  const run = runnerOf(runner);
+  const [person] = (await run(personRow(dialect, userId))).rows;
+  if (!person) {
+    throw Errors.notFound(OPERATION, 'user', String(userId), `user ${userId} does not exist`);
+  }
+  if (person.erased_at !== null && person.erased_at !== undefined) {
+    throw Errors.badParameter(OPERATION, 'user', String(userId), 'was erased already');
+  }
+  const email = typeof person.email === 'string' ? person.email : null;
+  const sessions = (await run(sessionsOfPerson(userId))).rows.map((r) => toNumber(r.session_id));
+  const sets: SetRow[] = (await run(setsOfPerson(userId))).rows.map((row) => ({
+    id: toNumber(row.id),
+    table: kindOf(String(row.item_type)).membersTable,
+    total: toNumber(row.total),
+  }));
+  const setIds = sets.map((set) => set.id);
+
+  const tables: ErasureLine[] = [];
+  for (const entry of PERSONAL_DATA_REGISTRY) {
+    const line = { table: entry.table, action: entry.erasure };
+    if (entry.erasure === 'tombstone') {
+      tables.push({ ...line, rows: 1 });
+    } else if (entry.erasure === 'expire') {
+      const rows =
+        entry.table === 'data_sets'
+          ? sets.length
+          : sets.filter((set) => set.table === entry.table).reduce((n, set) => n + set.total, 0);
+      tables.push({ ...line, rows });
+    } else if (entry.erasure === 'keep-for-others' || entry.erasure === 'delete') {
+      const column =
+        entry.erasedRows?.column ??
+        Object.keys(entry.columns).find((name) => entry.columns[name]?.keepsTombstoneId);
+      if (!column) continue;
+      const values = erasedValues(entry, userId, email);
+      const [count] = (await run(countRows(dialect, entry.table, column, values))).rows;
+      tables.push({ ...line, rows: toNumber(count?.n ?? 0) });
+    }
+  }
+  const report = { userId, dryRun: options.dryRun === true, tables };
+  if (options.dryRun) return { report, sessions, sets: [] };
+
+  // Sets first (members, then headers): none may outlive the rows they were computed from.
+  for (const table of new Set(sets.map((set) => set.table))) {
+    const ids = sets.filter((set) => set.table === table).map((set) => set.id);
+    await run(deleteMembers(dialect, table, ids));
+  }
+  if (setIds.length > 0) await run(deleteHeaders(dialect, setIds));
+  for (const entry of PERSONAL_DATA_REGISTRY) {
+    if (entry.erasure !== 'delete' || !entry.erasedRows) continue;
+    const values = erasedValues(entry, userId, email);
+    await run(deleteRows(dialect, entry.table, entry.erasedRows.column, values));
+  }
+  const now = dialect.date(wholeSeconds(new Date()));
+  await run(tombstoneUpdate(userId, now));
+  await run(erasureRecordInsert(erasureSubjectHash(userId), now, options.erasedBy));
+  // §16: the `user.erased` event (the id only) joins this transaction once events have an outbox.
+  return { report, sessions, sets: setIds };
+}
+
+/**
+ * Erases a person (or with dryRun counts what would be): see contract.md §14.4. After the
+ * commit, the sessions they were in change version, so live subscribers recompute without them
+ * on every instance, and this instance forgets the sets it remembered.
+ */
+export async function eraseUser(
+  deps: Pick<AppDeps, 'db'>,
+  userId: number,
+  options: ErasureOptions,
+): Promise<ErasureReport> {
+  const { db } = deps;
+  const outcome = await db.exclusive(async () => {
+    const runner = db.write.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction(db.dialect.name === 'mysql' ? 'READ COMMITTED' : undefined);
+      try {
+        const done = await eraseIn(deps, runner, userId, options);
+        await (options.dryRun ? runner.rollbackTransaction() : runner.commitTransaction());
+        return done;
+      } catch (error) {
+        await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
+  });
+  if (!options.dryRun) {
+    forgetDataSets(db.write, outcome.sets);
+    const now = new Date();
+    for (const sessionId of outcome.sessions) {
+      const bump = bumpSessionVersion(db.dialect, sessionId, now);
+      await db.exclusive(() => db.write.query(bump.sql, bump.params));
+    }
+  }
+  return outcome.report;
+}

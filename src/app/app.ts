@@ -19,6 +19,8 @@ import type { FrontDoorOptions } from '../api/web/front-door.presets';
 import { graphQLEndpoint, graphQLPath } from '../api/graphql/graphql.routes';
 import type { GraphQLRequestSummary } from '../api/graphql/execution/graphql.log';
 import { requestIdFrom, type AppDeps } from '../context/request-context';
+// The kinds of sets, registered with the set engine (services/sets) before any request.
+import '../services/set-kinds/set-kinds.registry';
 import { QUEUED_REQUESTS_PER_CONNECTION } from '../db/data-source';
 import { metricsRoutes } from '../api/metrics/metrics.routes';
 import { requestMetrics, tagTransport } from '../api/metrics/request-metrics.middleware';

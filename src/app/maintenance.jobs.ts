@@ -1,7 +1,7 @@
 import { LessThan } from 'typeorm';
 import { LoginFailure, RateLimitCounter, WebSession } from '../db/entities';
 import { purgeExpiredTokens } from '../services/auth/access-token.service';
-import { purgeExpiredDataSets } from '../services/data-sets/data-set.service';
+import { purgeExpiredDataSets } from '../services/sets/data-set.service';
 import { purgeExpiredAccessLog, purgeExpiredAnswers } from '../services/privacy/retention.service';
 import type { Job } from './jobs';
 import type { AppDeps } from '../context/request-context';

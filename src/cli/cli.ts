@@ -8,6 +8,8 @@ import { createAppDeps, operatorContext, type AppDeps } from '../context/request
 import { ServiceApiError } from '../errors';
 import { ImportError } from '../data/import/import-validator';
 import { createLogger } from '../observability/logger';
+// The kinds of sets, registered with the set engine (erasure deletes sets of every kind).
+import '../services/set-kinds/set-kinds.registry';
 import { CliError, type CliIo } from './cli-common';
 import { progressReporter } from './progress';
 import { addAccountCommands } from './account.commands';

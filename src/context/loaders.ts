@@ -74,24 +74,40 @@ function idSet(rows: { id: number | string }[]): Set<number> {
   return new Set(rows.map((row) => Number(row.id)));
 }
 
-export function createLoaders(db: Database, requester: PolicyRequester): Loaders {
-  const source = db.read;
-  const reader: RowReader = db.requestReader();
-  const { dialect } = db;
-  const rowsOf = (statement: SqlStatement) =>
-    reader.rows<Record<string, unknown>>(statement.sql, statement.params);
+/** What every loader of one request reads through, and for whom. */
+interface LoaderReads {
+  reader: RowReader;
+  source: Database['read'];
+  dialect: Database['dialect'];
+  rowsOf: (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
   /** The ids a fact query selects. */
-  const idsOf = async (query: FactQuery): Promise<Set<number>> =>
-    idSet(await reader.rows<{ id: number | string }>(query.sql, query.params));
-  const userId = requester.kind === 'user' ? requester.userId : undefined;
-  const users = entityRows(source, User);
-  const quizzes = entityRows(source, Quiz);
-  const questions = entityRows(source, Question);
-  const tags = entityRows(source, QuizTag);
-  const flags = entityRows(source, UserQuizFlag);
-  const sessions = entityRows(source, Session);
-  const sessionQuizzes = entityRows(source, SessionQuiz);
+  idsOf: (query: FactQuery) => Promise<Set<number>>;
+  /** The requesting user; undefined for an anonymous key or the operator. */
+  userId: number | undefined;
+}
 
+function readsOf(db: Database, requester: PolicyRequester): LoaderReads {
+  const reader: RowReader = db.requestReader();
+  return {
+    reader,
+    source: db.read,
+    dialect: db.dialect,
+    rowsOf: (statement) => reader.rows<Record<string, unknown>>(statement.sql, statement.params),
+    idsOf: async (query) =>
+      idSet(await reader.rows<{ id: number | string }>(query.sql, query.params)),
+    userId: requester.kind === 'user' ? requester.userId : undefined,
+  };
+}
+
+/** Users, and the facts the policy weighs before it shows one. */
+function userLoaders({
+  source,
+  dialect,
+  rowsOf,
+  idsOf,
+  userId,
+}: LoaderReads): Pick<Loaders, 'userById' | 'userFacts'> {
+  const users = entityRows(source, User);
   const userById = new DataLoader<number, User | null>(async (ids) =>
     byId(ids, (await rowsOf(entitiesWhereIn(dialect, users, 'id', ids))).map(users.fromRow)),
   );
@@ -116,6 +132,24 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
       };
     });
   });
+  return { userById, userFacts };
+}
+
+/** Quizzes, their questions and tags, and what the requesting user did with them. */
+function quizLoaders({
+  source,
+  dialect,
+  rowsOf,
+  idsOf,
+  userId,
+}: LoaderReads): Pick<
+  Loaders,
+  'quizById' | 'questionsByQuiz' | 'tagsByQuiz' | 'flagsByQuiz' | 'attendedQuiz'
+> {
+  const quizzes = entityRows(source, Quiz);
+  const questions = entityRows(source, Question);
+  const tags = entityRows(source, QuizTag);
+  const flags = entityRows(source, UserQuizFlag);
 
   const quizById = new DataLoader<number, Quiz | null>(async (ids) =>
     byId(ids, (await rowsOf(entitiesWhereIn(dialect, quizzes, 'id', ids))).map(quizzes.fromRow)),
@@ -153,6 +187,22 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
     const played = await idsOf(attendedQuizzesSql(dialect, userId, ids));
     return ids.map((id) => played.has(id));
   });
+  return { quizById, questionsByQuiz, tagsByQuiz, flagsByQuiz, attendedQuiz };
+}
+
+/** Sessions, the quizzes they play, who attends them. */
+function sessionLoaders({
+  source,
+  dialect,
+  rowsOf,
+  idsOf,
+  userId,
+}: LoaderReads): Pick<
+  Loaders,
+  'sessionById' | 'attendedSession' | 'sessionQuizIds' | 'sessionAttendeeCount'
+> {
+  const sessions = entityRows(source, Session);
+  const sessionQuizzes = entityRows(source, SessionQuiz);
 
   const sessionById = new DataLoader<number, Session | null>(async (ids) =>
     byId(ids, (await rowsOf(entitiesWhereIn(dialect, sessions, 'id', ids))).map(sessions.fromRow)),
@@ -181,19 +231,16 @@ export function createLoaders(db: Database, requester: PolicyRequester): Loaders
     const counts = new Map(rows.map((row) => [Number(row.session_id), Number(row.n)]));
     return ids.map((id) => counts.get(id) ?? 0);
   });
+  return { sessionById, attendedSession, sessionQuizIds, sessionAttendeeCount };
+}
 
+/** The loaders of one request of `requester`, every read through one request reader. */
+export function createLoaders(db: Database, requester: PolicyRequester): Loaders {
+  const reads = readsOf(db, requester);
   return {
-    reader,
-    userById,
-    userFacts,
-    quizById,
-    questionsByQuiz,
-    tagsByQuiz,
-    flagsByQuiz,
-    attendedQuiz,
-    sessionById,
-    attendedSession,
-    sessionQuizIds,
-    sessionAttendeeCount,
+    reader: reads.reader,
+    ...userLoaders(reads),
+    ...quizLoaders(reads),
+    ...sessionLoaders(reads),
   };
 }

@@ -9,6 +9,25 @@ export const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** Requests per transport that warm the service (JIT, pools) before anything is timed. */
 export const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 40);
 export const ONLY_TIERS = (process.env.BENCH_TIERS ?? 'S,M').split(',').map((t) => t.trim());
+/**
+ * Only these cells of each tier (BENCH_CELLS=1000x10 or 1000x10:detailed, comma-separated):
+ * a side-by-side of one cell without the whole grid. All cells when absent.
+ */
+export const ONLY_CELLS = (process.env.BENCH_CELLS ?? '')
+  .split(',')
+  .map((cell) => cell.trim())
+  .filter(Boolean);
+
+/** Whether the cell of `users` × `quizzes` in `shape` is measured (see ONLY_CELLS). */
+export function cellSelected(users: number, quizzes: number, shape: string): boolean {
+  return (
+    ONLY_CELLS.length === 0 ||
+    ONLY_CELLS.some((cell) => {
+      const [size, only] = cell.split(':');
+      return size === `${users}x${quizzes}` && (only === undefined || only === shape);
+    })
+  );
+}
 /** A second build (of an earlier commit, say) whose requests interleave with this build's. */
 export const COMPARE_JS = process.env.BENCH_COMPARE_JS;
 /**

@@ -4,7 +4,9 @@ import path from 'node:path';
 import type mysql from 'mysql2/promise';
 import { dialectNamed } from '../../src/db/sql/dialect';
 import type { SqlFragment } from '../../src/db/sql/sql-fragment';
-import { membersInsert } from '../../src/services/data-sets/data-set.store';
+import { membersInsert } from '../../src/services/sets/data-set.store';
+// membersInsert finds each kind's members table in the registry of set kinds.
+import '../../src/services/set-kinds/set-kinds.registry';
 import type { ResultsRequest } from '../../src/services/results/result-parameters';
 import { resultsQuery } from '../../src/services/results/results.sql';
 import { RESULT_TYPES, timed, type Case } from './results-bench.config';
@@ -103,9 +105,17 @@ export async function comparedInsertStatement(compareJs: string): Promise<Statem
   const results = (await import(
     path.join(src, 'services/results/results.sql.js')
   )) as typeof import('../../src/services/results/results.sql');
+  // The set engine moved into services/sets, its kinds registered by services/set-kinds; a build
+  // from before the move has it in services/data-sets, kinds and all.
+  const registryJs = path.join(src, 'services/set-kinds/set-kinds.registry.js');
+  const moved = fs.existsSync(registryJs);
+  if (moved) await import(registryJs);
   const store = (await import(
-    path.join(src, 'services/data-sets/data-set.store.js')
-  )) as typeof import('../../src/services/data-sets/data-set.store');
+    path.join(
+      src,
+      moved ? 'services/sets/data-set.store.js' : 'services/data-sets/data-set.store.js',
+    )
+  )) as typeof import('../../src/services/sets/data-set.store');
   // The dialect moved into db/sql; a build from before the move has it in db/.
   const dialectJs = ['db/sql/dialect.js', 'db/dialect.js']
     .map((file) => path.join(src, file))

@@ -8,6 +8,7 @@ import {
   RUNS,
   SHAPE_LABEL,
   SHAPES,
+  cellSelected,
   THROUGHPUT,
   timed,
   WARM_UP,
@@ -121,6 +122,7 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
         const big = users === 10000 && quizzes === 100;
         if (big) service.rss.startWindow();
         for (const shape of SHAPES) {
+          if (!cellSelected(users, quizzes, shape)) continue;
           const c: Case = {
             userSetId: p.userSets.get(users) as number,
             quizSetId: p.quizSets.get(quizzes) as number,

@@ -5,7 +5,9 @@
 import type mysql from 'mysql2/promise';
 import { dialectNamed } from '../../src/db/sql/dialect';
 import type { SqlFragment } from '../../src/db/sql/sql-fragment';
-import { membersInsert } from '../../src/services/data-sets/data-set.store';
+import { membersInsert } from '../../src/services/sets/data-set.store';
+// membersInsert finds each kind's members table in the registry of set kinds.
+import '../../src/services/set-kinds/set-kinds.registry';
 import { storedSets } from '../../src/services/results/result-attempts.sql';
 import {
   questionStatisticsQuery,

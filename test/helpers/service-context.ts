@@ -8,6 +8,8 @@ import {
   type Requester,
 } from '../../src/context/request-context';
 import { createLogger } from '../../src/observability/logger';
+// Services called directly find the kinds of sets registered, as in the app.
+import '../../src/services/set-kinds/set-kinds.registry';
 
 /** The context a service gets from a transport, for calling services directly in a test. */
 export function serviceContext(

@@ -3,7 +3,7 @@ import {
   createDataSet,
   createDataSetWith,
   getPage,
-} from '../../src/services/data-sets/data-set.service';
+} from '../../src/services/sets/data-set.service';
 import { BACKENDS, openBackend } from '../helpers/database';
 import { StatementCounter } from '../helpers/statement-counter';
 import { serviceContext } from '../helpers/service-context';

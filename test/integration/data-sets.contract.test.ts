@@ -2,7 +2,7 @@ import { In, type DataSource } from 'typeorm';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
 import { DataSet } from '../../src/db/entities';
-import { purgeExpiredDataSets } from '../../src/services/data-sets/data-set.service';
+import { purgeExpiredDataSets } from '../../src/services/sets/data-set.service';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend } from '../helpers/database';

@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { generateData } from '../../src/data/generate/synthetic-data';
 import { loadData } from '../../src/data/import/bulk-loader';
-import { createDataSet, getPage } from '../../src/services/data-sets/data-set.service';
-import type { ResultRow } from '../../src/services/data-sets/data-set.types';
-import { computedResultItems } from '../../src/services/data-sets/data-set.views';
+import { createDataSet, getPage } from '../../src/services/sets/data-set.service';
+import type { ResultRow } from '../../src/services/sets/data-set.types';
+import { computedResultItems } from '../../src/services/results/computed-result.views';
 import { parseResultsRequest } from '../../src/services/results/result-parameters';
 import { RESULT_TYPES } from '../../src/services/results/result-types.registry';
 import { getResults, resultsScope } from '../../src/services/results/results.service';

@@ -8,7 +8,7 @@ import { graphql } from '../helpers/graphql';
 import { QuizApiClient } from '@quiz-results/client';
 import { DataSet } from '../../src/db/entities';
 import { databaseOf } from '../../src/db/database';
-import { purgeExpiredDataSets } from '../../src/services/data-sets/data-set.service';
+import { purgeExpiredDataSets } from '../../src/services/sets/data-set.service';
 
 /**
  * getQuestionStatistics and getQuizStatistics (contract.md §12) as clients meet them: who may

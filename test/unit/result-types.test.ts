@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { RESULT_TYPE_FIELDS } from '../../packages/client/src/session-results.watch';
 import { dialectNamed } from '../../src/db/sql/dialect';
 import { roundedSql } from '../../src/db/sql/rounding.sql';
-import { DATA_SET_KINDS } from '../../src/services/data-sets/data-set.kinds';
-import { membersInsert } from '../../src/services/data-sets/data-set.store';
-import { computedResultItems } from '../../src/services/data-sets/data-set.views';
+import { DATA_SET_KINDS } from '../../src/services/set-kinds/set-kinds.registry';
+import { membersInsert } from '../../src/services/sets/data-set.store';
+import { computedResultItems } from '../../src/services/results/computed-result.views';
 import { AGGREGATION_FUNCTIONS } from '../../src/services/results/aggregation-functions.registry';
 import {
   parseResultsRequest,

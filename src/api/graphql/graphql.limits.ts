@@ -1,4 +1,8 @@
-import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
+import type {
+  ApolloServerPlugin,
+  GraphQLRequestContextWillSendResponse,
+  GraphQLRequestListener,
+} from '@apollo/server';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {
@@ -16,12 +20,12 @@ import {
   visit,
 } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
-import { admissionOf } from '../../context/admission';
+import type { Admission } from '../../context/admission';
 import type { RequestContext } from '../../context/request-context';
-import { Errors, ServiceApiError, toServiceApiError } from '../../errors';
-import { MAX_ITEMS_PER_PAGE, MIN_ITEMS_PER_PAGE } from '../../services/data-sets/data-set.params';
-import { chargeRequest } from '../../services/limits/rate-limit.service';
+import { Errors, ServiceApiError } from '../../errors';
+import { MAX_ITEMS_PER_PAGE, MIN_ITEMS_PER_PAGE } from '../../services/sets/data-set.params';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
+import { admit, gateRefusal } from '../http/request.gate';
 import { operationCost } from '../operations/operation-catalog';
 import { MAX_WRITES_PER_DOCUMENT } from '../operations/operation-costs';
 import type { GraphQLContext } from './execution/graphql.context';
@@ -307,22 +311,38 @@ export function priceDocument(
 
 /** A failure of the limits or the charge as the domain error the answer carries. */
 function refusalOf(error: unknown, ctx: RequestContext): ServiceApiError {
-  if (error instanceof ServiceApiError) return error;
-  const domain = toServiceApiError(error, 'graphql', ctx.requestId);
-  if (domain.status >= 500) ctx.logger.error({ err: error }, 'GraphQL limits failed');
-  return domain;
+  return gateRefusal(
+    error,
+    { operation: 'graphql', requestId: ctx.requestId, logger: ctx.logger },
+    'GraphQL limits failed',
+  );
+}
+
+/** A refusal of the charge that replaces the answer of a document run beside it. */
+function replaceAnswer(
+  response: GraphQLRequestContextWillSendResponse<GraphQLContext>['response'],
+  refusal: ServiceApiError,
+): void {
+  response.http.status = refusal.status;
+  if (refusal.extras.retryAfterSeconds !== undefined) {
+    response.http.headers.set('retry-after', String(refusal.extras.retryAfterSeconds));
+  }
+  response.body = {
+    kind: 'single',
+    singleResult: { errors: [formatGraphQLError({ message: refusal.message }, refusal)] },
+  };
 }
 
 /**
- * Prices and charges each request Apollo runs; the budget left goes in the RateLimit headers. A
- * document that writes records runs once charged; the others run beside their charge (their data
- * sets commit only once it let them through, context/admission.ts), and a refusal replaces their
- * answer, status and body, as if they had never run.
+ * Prices and charges each request Apollo runs, through the request gate; the budget left goes in
+ * the RateLimit headers. A document that writes records runs once charged; the others run beside
+ * their charge (their data sets commit only once it let them through, context/admission.ts), and
+ * a refusal replaces their answer, status and body, as if they had never run.
  */
 export function documentCostPlugin(maxCost: number): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart(): Promise<GraphQLRequestListener<GraphQLContext>> {
-      let beside = false;
+      let admission: Admission | undefined;
       return {
         async didResolveOperation({
           schema,
@@ -334,40 +354,28 @@ export function documentCostPlugin(maxCost: number): ApolloServerPlugin<GraphQLC
         }) {
           const { ctx } = contextValue;
           try {
-            const { points, records } = priceDocument(
-              { schema, document, operation, request },
-              maxCost,
+            admission = await admit(
+              ctx,
+              () => priceDocument({ schema, document, operation, request }, maxCost),
+              {
+                beside: true,
+                report: (state) => {
+                  for (const [name, value] of rateLimitHeaders(state)) {
+                    response.http.headers.set(name.toLowerCase(), value);
+                  }
+                },
+              },
             );
-            const charge = chargeRequest(ctx, points, (state) => {
-              for (const [name, value] of rateLimitHeaders(state)) {
-                response.http.headers.set(name.toLowerCase(), value);
-              }
-            });
-            if (records) {
-              await charge;
-              return;
-            }
-            ctx.admission = admissionOf(charge);
-            beside = true;
           } catch (error) {
             throw graphQLErrorOf(refusalOf(error, ctx));
           }
         },
         async willSendResponse({ contextValue, response }) {
-          if (!beside) return;
-          const { ctx } = contextValue;
+          if (!admission) return;
           try {
-            await ctx.admission.wait();
+            await admission.wait();
           } catch (error) {
-            const refusal = refusalOf(error, ctx);
-            response.http.status = refusal.status;
-            if (refusal.extras.retryAfterSeconds !== undefined) {
-              response.http.headers.set('retry-after', String(refusal.extras.retryAfterSeconds));
-            }
-            response.body = {
-              kind: 'single',
-              singleResult: { errors: [formatGraphQLError({ message: refusal.message }, refusal)] },
-            };
+            replaceAnswer(response, refusalOf(error, contextValue.ctx));
           }
         },
       };

@@ -3,31 +3,34 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import {
-  GraphQLError,
-  getOperationAST,
-  parse,
   specifiedRules,
-  validate,
-  type DocumentNode,
   type ExecutionArgs,
-  type ExecutionResult,
-  type FormattedExecutionResult,
-  type GraphQLFormattedError,
+  type GraphQLError,
+  type GraphQLSchema,
+  type ValidationRule,
 } from 'graphql';
-import { CloseCode, type Context } from 'graphql-ws';
+import { CloseCode, type Context, type ServerOptions, type SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { createRequestContext, type AppDeps } from '../../context/request-context';
-import { Errors, ServiceApiError, toServiceApiError } from '../../errors';
-import {
-  authenticateCredentials,
-  type Authenticated,
-} from '../../services/auth/credentials.service';
-import { chargeRequest } from '../../services/limits/rate-limit.service';
+import type { AppDeps } from '../../context/request-context';
+import { Errors, toServiceApiError, type ServiceApiError } from '../../errors';
+import type { Authenticated } from '../../services/auth/credentials.service';
 import { credentialsFrom } from '../http/credentials.reader';
-import { clientIpOf } from '../http/client-ip';
+import {
+  admit,
+  authenticateRequest,
+  contextOf,
+  gateRefusal,
+  upgradeOriginOf,
+} from '../http/request.gate';
 import type { GraphQLContext } from './execution/graphql.context';
-import { formatGraphQLError } from './execution/graphql.errors';
+import {
+  parseSubscription,
+  refusal,
+  wireError,
+  wireResult,
+  type ParsedSubscription,
+} from './execution/subscription.wire';
 import { DOCUMENT_LIMITS, documentLimitRules, priceDocument } from './graphql.limits';
 import { graphQLPath } from './graphql.routes';
 import { graphQLSchema } from './graphql.schema';
@@ -84,141 +87,82 @@ function closeCodeOf(error: ServiceApiError): number {
   return CloseCode.BadRequest;
 }
 
+/** A WebSocket connection, as graphql-ws hands it to each hook. */
+type Connection = Context<Record<string, unknown> | undefined, Extra>;
+
+/** What every connection's subscriptions share. */
+interface SubscriptionSetting {
+  deps: AppDeps;
+  schema: GraphQLSchema;
+  rules: readonly ValidationRule[];
+}
+
+/** Why a connection may not start one more subscription now; undefined when it may. */
+function connectionRefusal(
+  auth: Authenticated,
+  subscriptions: number,
+): ServiceApiError | undefined {
+  if (subscriptions > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+    return Errors.queryTooComplex(
+      `the connection holds ${subscriptions} subscriptions, over the limit of ${MAX_SUBSCRIPTIONS_PER_CONNECTION}`,
+      MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      subscriptions,
+    );
+  }
+  if (auth.tokenExpiresAt !== null && !(auth.tokenExpiresAt > Date.now())) {
+    return Errors.unauthenticated('graphql', 'the access token has expired');
+  }
+  return undefined;
+}
+
 /**
- * An error of a subscription on the wire, as on HTTP (formatGraphQLError). graphql-js's own
- * refusal of a request's variables carries no code and no path (an enum value it does not know
- * carries the enum's GraphQLError as originalError): a bad request, as Apollo codes it. What a
- * resolver threw has a path.
+ * Through the request gate: the context of one subscription, its document priced and charged
+ * to the connection's API key before it streams anything (a stream cannot run beside its charge).
  */
-function wireError(error: GraphQLError): GraphQLFormattedError {
-  const json = error.toJSON();
-  const thrown = error.originalError && !(error.originalError instanceof GraphQLError);
-  const coded =
-    thrown || json.path !== undefined || json.extensions?.code !== undefined
-      ? json
-      : { ...json, extensions: { ...json.extensions, code: 'BAD_USER_INPUT' } };
-  return formatGraphQLError(coded, error);
+async function admitSubscription(
+  { deps, schema }: SubscriptionSetting,
+  auth: Authenticated,
+  { document, operation, variables }: ParsedSubscription,
+  operationName: string | null | undefined,
+): Promise<ExecutionArgs | GraphQLError[]> {
+  const requestId = randomUUID();
+  const ctx = contextOf(deps, auth, { operation: 'graphql', requestId });
+  try {
+    const request = { operationName, variables };
+    await admit(
+      ctx,
+      () => priceDocument({ schema, document, operation, request }, deps.config.graphqlMaxCost),
+      { beside: false },
+    );
+  } catch (error) {
+    const refused = { operation: 'graphql', requestId, logger: deps.logger };
+    return refusal(gateRefusal(error, refused, 'GraphQL limits failed'));
+  }
+  const contextValue: GraphQLContext = { ctx, credentialsExpireAt: auth.tokenExpiresAt };
+  return { schema, document, operationName, variableValues: variables, contextValue };
 }
 
-function wireResult(result: ExecutionResult): FormattedExecutionResult | undefined {
-  if (!result.errors) return undefined;
-  return { ...result, errors: result.errors.map(wireError) };
+/** A subscribe message: the connection's limits, its document, then the gate. */
+async function subscribe(
+  setting: SubscriptionSetting,
+  auth: Authenticated | undefined,
+  subscriptions: number,
+  payload: SubscribePayload,
+): Promise<ExecutionArgs | GraphQLError[]> {
+  if (!auth) return refusal(Errors.unauthenticated('graphql', 'the connection is not initialised'));
+  const refused = connectionRefusal(auth, subscriptions);
+  if (refused) return refusal(refused);
+  const parsed = parseSubscription(setting.schema, setting.rules, DOCUMENT_LIMITS.tokens, payload);
+  if (Array.isArray(parsed)) return parsed;
+  return admitSubscription(setting, auth, parsed, payload.operationName);
 }
 
-/** A refusal of a subscribe message, as graphql-ws sends it (an `error` message). */
-function refusal(error: ServiceApiError): GraphQLError[] {
-  return [new GraphQLError(error.message, { originalError: error })];
-}
-
-/** graphql-js's refusals of a document, coded as Apollo codes them on HTTP. */
-function coded(errors: readonly GraphQLError[], code: string): GraphQLError[] {
-  return errors.map((error) =>
-    error.originalError instanceof ServiceApiError
-      ? error
-      : new GraphQLError(error.message, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          extensions: { ...error.extensions, code },
-        }),
-  );
-}
-
-export async function attachSubscriptions(
-  server: http.Server,
-  app: Express,
-  deps: AppDeps,
-): Promise<SubscriptionEndpoint> {
-  const { config, logger } = deps;
-  const path = graphQLPath(config.basePath);
-  const schema = await graphQLSchema();
-  const rules = [...specifiedRules, ...documentLimitRules('websocket')];
-  // A message is a document and its variables: the limit of a request body.
-  // A message is a subscription document (at most DOCUMENT_LIMITS.tokens) and its variables:
-  // far below a request body's limit, and refused before it is parsed.
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: Math.min(config.bodyLimitBytes, MAX_MESSAGE_BYTES),
-  });
-  // Who each connection authenticated as, from its connection_init.
-  const connections = new WeakMap<object, Authenticated>();
-
-  const subscribe = async (
-    connection: object,
-    subscriptions: number,
-    payload: { query: string; operationName?: string | null; variables?: unknown },
-  ): Promise<ExecutionArgs | GraphQLError[]> => {
-    const auth = connections.get(connection);
-    if (!auth)
-      return refusal(Errors.unauthenticated('graphql', 'the connection is not initialised'));
-    if (subscriptions > MAX_SUBSCRIPTIONS_PER_CONNECTION) {
-      return refusal(
-        Errors.queryTooComplex(
-          `the connection holds ${subscriptions} subscriptions, over the limit of ${MAX_SUBSCRIPTIONS_PER_CONNECTION}`,
-          MAX_SUBSCRIPTIONS_PER_CONNECTION,
-          subscriptions,
-        ),
-      );
-    }
-    if (auth.tokenExpiresAt !== null && !(auth.tokenExpiresAt > Date.now())) {
-      return refusal(Errors.unauthenticated('graphql', 'the access token has expired'));
-    }
-    let document: DocumentNode;
-    try {
-      document = parse(payload.query, { maxTokens: DOCUMENT_LIMITS.tokens });
-    } catch (error) {
-      if (error instanceof GraphQLError) return coded([error], 'GRAPHQL_PARSE_FAILED');
-      throw error;
-    }
-    const invalid = validate(schema, document, rules);
-    if (invalid.length > 0) return coded(invalid, 'GRAPHQL_VALIDATION_FAILED');
-    const operation = getOperationAST(document, payload.operationName);
-    if (!operation) {
-      const error = new GraphQLError('Unable to identify the operation to run', {
-        extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
-      });
-      return [error];
-    }
-    const variables =
-      payload.variables && typeof payload.variables === 'object'
-        ? (payload.variables as Record<string, unknown>)
-        : null;
-    const requestId = randomUUID();
-    const ctx = createRequestContext(deps, {
-      requestId,
-      operation: 'graphql',
-      requester: auth.requester,
-    });
-    try {
-      const { points } = priceDocument(
-        {
-          schema,
-          document,
-          operation,
-          request: { operationName: payload.operationName, variables },
-        },
-        config.graphqlMaxCost,
-      );
-      // Charged before it streams anything.
-      await chargeRequest(ctx, points, () => undefined);
-    } catch (error) {
-      const domain = toServiceApiError(error, 'graphql', requestId);
-      if (domain.status >= 500) logger.error({ err: error }, 'GraphQL limits failed');
-      return refusal(domain);
-    }
-    const contextValue: GraphQLContext = { ctx, credentialsExpireAt: auth.tokenExpiresAt };
-    return {
-      schema,
-      document,
-      operationName: payload.operationName,
-      variableValues: variables,
-      contextValue,
-    };
-  };
-
-  // Each acknowledged connection and when it last held a subscription: an idle one is closed.
-  const lastBusy = new Map<Context<Record<string, unknown> | undefined, Extra>, number>();
-  const idleMs = config.live.idleTimeoutSeconds * 1000;
+/**
+ * Each acknowledged connection and when it last held a subscription: one idle for `idleMs` is
+ * closed (1000).
+ */
+function idleSweep(idleMs: number) {
+  const lastBusy = new Map<Connection, number>();
   const sweep = setInterval(
     () => {
       const now = Date.now();
@@ -230,54 +174,44 @@ export async function attachSubscriptions(
     Math.max(250, idleMs / 4),
   );
   sweep.unref();
+  return {
+    track: (connection: Connection) => lastBusy.set(connection, Date.now()),
+    forget: (connection: Connection) => lastBusy.delete(connection),
+    stop: () => clearInterval(sweep),
+  };
+}
 
-  const disposable = useServer(
-    {
-      schema,
-      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
-      onConnect: async (ctx) => {
-        const { request, socket } = ctx.extra;
-        try {
-          const auth = await authenticateCredentials(deps, {
-            operation: 'graphql',
-            ...credentialsFrom('graphql', ctx.connectionParams ?? {}),
-            origin: request.headers.origin,
-            referer: request.headers.referer,
-            clientIp: clientIpOf(app, request),
-          });
-          // Closed while its credentials were read: onClose has run already, keep nothing.
-          if (socket.readyState !== socket.OPEN) return false;
-          connections.set(ctx, auth);
-          lastBusy.set(ctx, Date.now());
-          return true;
-        } catch (error) {
-          const domain = toServiceApiError(error, 'graphql', randomUUID());
-          if (domain.status >= 500) logger.error({ err: error }, 'WebSocket credentials failed');
-          else logger.info({ reason: domain.reason }, 'WebSocket connection refused');
-          // Closed here, with the reason; graphql-ws's own close that follows changes nothing.
-          socket.close(closeCodeOf(domain), closeReason(domain.message));
-          return false;
-        }
-      },
-      onSubscribe: async (ctx, _id, payload) => {
-        try {
-          return await subscribe(ctx, Object.keys(ctx.subscriptions).length, payload);
-        } catch (error) {
-          logger.error({ err: error }, 'GraphQL subscribe failed');
-          return refusal(toServiceApiError(error, 'graphql', randomUUID()));
-        }
-      },
-      onClose: (ctx) => {
-        lastBusy.delete(ctx);
-      },
-      onNext: (_ctx, _id, _payload, _args, result) => wireResult(result),
-      onError: (_ctx, _id, _payload, errors) => errors.map(wireError),
-      isProd: config.nodeEnv === 'production',
-    },
-    wss,
-    KEEP_ALIVE_MS,
-  );
+/**
+ * connection_init: its credentials through the request gate, read from the database (the
+ * connection outlives any one charge), the key's host against the upgrade's Origin or client
+ * IP. A refusal closes the socket with the exception's message as its reason.
+ */
+async function authenticateConnection(
+  deps: AppDeps,
+  app: Express,
+  connection: Connection,
+): Promise<Authenticated | undefined> {
+  const { request, socket } = connection.extra;
+  try {
+    const credentials = credentialsFrom('graphql', connection.connectionParams ?? {});
+    const origin = upgradeOriginOf(app, request);
+    return await authenticateRequest(
+      deps,
+      { operation: 'graphql', credentials, origin },
+      { cached: false },
+    );
+  } catch (error) {
+    const domain = toServiceApiError(error, 'graphql', randomUUID());
+    if (domain.status >= 500) deps.logger.error({ err: error }, 'WebSocket credentials failed');
+    else deps.logger.info({ reason: domain.reason }, 'WebSocket connection refused');
+    // Closed here, with the reason; graphql-ws's own close that follows changes nothing.
+    socket.close(closeCodeOf(domain), closeReason(domain.message));
+    return undefined;
+  }
+}
 
+/** Takes the HTTP server's upgrades of `path` (any other is destroyed) until stopped. */
+function takeUpgrades(server: http.Server, wss: WebSocketServer, path: string) {
   let closing = false;
   const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const wanted = pathOf(request.url);
@@ -288,12 +222,81 @@ export async function attachSubscriptions(
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   };
   server.on('upgrade', onUpgrade);
+  return {
+    stop: () => {
+      closing = true;
+      server.off('upgrade', onUpgrade);
+    },
+  };
+}
+
+/**
+ * graphql-ws's hooks: connection_init through the gate (who each connection is, kept for its
+ * subscribes), each subscribe through subscribe(), errors on the wire as on HTTP.
+ */
+function serverOptions(
+  setting: SubscriptionSetting,
+  app: Express,
+  idle: ReturnType<typeof idleSweep>,
+): ServerOptions<Record<string, unknown> | undefined, Extra> & { isProd: boolean } {
+  const { deps } = setting;
+  // Who each connection authenticated as, from its connection_init.
+  const connections = new WeakMap<object, Authenticated>();
+  return {
+    schema: setting.schema,
+    connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
+    onConnect: async (connection) => {
+      const auth = await authenticateConnection(deps, app, connection);
+      // Closed while its credentials were read: onClose has run already, keep nothing.
+      const { socket } = connection.extra;
+      if (!auth || socket.readyState !== socket.OPEN) return false;
+      connections.set(connection, auth);
+      idle.track(connection);
+      return true;
+    },
+    onSubscribe: async (connection, _id, payload) => {
+      try {
+        const held = Object.keys(connection.subscriptions).length;
+        return await subscribe(setting, connections.get(connection), held, payload);
+      } catch (error) {
+        deps.logger.error({ err: error }, 'GraphQL subscribe failed');
+        return refusal(toServiceApiError(error, 'graphql', randomUUID()));
+      }
+    },
+    onClose: (connection) => {
+      idle.forget(connection);
+    },
+    onNext: (_ctx, _id, _payload, _args, result) => wireResult(result),
+    onError: (_ctx, _id, _payload, errors) => errors.map(wireError),
+    isProd: deps.config.nodeEnv === 'production',
+  };
+}
+
+export async function attachSubscriptions(
+  server: http.Server,
+  app: Express,
+  deps: AppDeps,
+): Promise<SubscriptionEndpoint> {
+  const { config } = deps;
+  const setting: SubscriptionSetting = {
+    deps,
+    schema: await graphQLSchema(),
+    rules: [...specifiedRules, ...documentLimitRules('websocket')],
+  };
+  // A message is a subscription document (at most DOCUMENT_LIMITS.tokens) and its variables:
+  // far below a request body's limit, and refused before it is parsed.
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: Math.min(config.bodyLimitBytes, MAX_MESSAGE_BYTES),
+  });
+  const idle = idleSweep(config.live.idleTimeoutSeconds * 1000);
+  const disposable = useServer(serverOptions(setting, app, idle), wss, KEEP_ALIVE_MS);
+  const upgrades = takeUpgrades(server, wss, graphQLPath(config.basePath));
 
   return {
     close: async () => {
-      closing = true;
-      clearInterval(sweep);
-      server.off('upgrade', onUpgrade);
+      idle.stop();
+      upgrades.stop();
       // Clients that do not answer the close handshake in time are cut off.
       const cutOff = setTimeout(() => {
         for (const socket of wss.clients) socket.terminate();

@@ -1,4 +1,4 @@
-import { EXPORT_FORMATS, exportDataSet } from '../../services/data-sets/data-set-export.service';
+import { EXPORT_FORMATS, exportDataSet } from '../../services/set-kinds/data-set-export.service';
 import { dataSetDownload, EXPORT_MEDIA } from './shapes/data-set-export.serializer';
 import { EXPORT } from './operation-costs';
 import { defineOperation } from './operation-definition';

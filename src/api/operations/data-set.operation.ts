@@ -4,17 +4,14 @@ import {
   DATA_SET_OPERATORS,
   getPage,
   type DataSetPage,
-} from '../../services/data-sets/data-set.service';
-import { dataSetPageView, type DataSetPageView } from '../../services/data-sets/data-set.views';
+} from '../../services/sets/data-set.service';
+import { dataSetPageView, type DataSetPageView } from '../../services/set-kinds/data-set.views';
 import { getQuizSet } from '../../services/data-sets/quiz-set.service';
 import { getUserGroupSet, getUserSet } from '../../services/data-sets/user-set.service';
 import type { DataSetItemType } from '../../domain/data-sets/item-types';
 import { pageSchemaName } from './shapes/openapi.page-schemas';
-import {
-  getDataSetRange,
-  type DataSetRange,
-} from '../../services/data-sets/data-set-items.service';
-import { MAX_ITEMS_PER_PAGE } from '../../services/data-sets/data-set.params';
+import { getDataSetRange, type DataSetRange } from '../../services/sets/data-set-items.service';
+import { MAX_ITEMS_PER_PAGE } from '../../services/sets/data-set.params';
 import { serializeDataSetPage } from './shapes/data-set.serializer';
 import { READ, SET } from './operation-costs';
 import { defineOperation, type RestBinding } from './operation-definition';

@@ -1,5 +1,5 @@
 import { Errors } from '../../errors';
-import { MAX_ITEMS_PER_PAGE, type RawParam } from '../../services/data-sets/data-set.params';
+import { MAX_ITEMS_PER_PAGE, type RawParam } from '../../services/sets/data-set.params';
 import type { RawListParam } from '../../services/results/result-parameters';
 import { parseId } from './ids';
 import { ID_BODY_SCHEMA, ID_PATTERN } from './shapes/openapi.ids';

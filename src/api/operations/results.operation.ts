@@ -1,4 +1,4 @@
-import { dataSetPageView, type DataSetPageView } from '../../services/data-sets/data-set.views';
+import { dataSetPageView, type DataSetPageView } from '../../services/set-kinds/data-set.views';
 import {
   AGGREGATION_FUNCTIONS,
   GROUP_BY,

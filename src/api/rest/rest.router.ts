@@ -1,12 +1,16 @@
 import { Router, type Request, type Response } from 'express';
-import { admissionOf } from '../../context/admission';
 import type { RateLimitState } from '../../context/api-key-rate-limits';
-import { createRequestContext, type AppDeps } from '../../context/request-context';
+import type { AppDeps } from '../../context/request-context';
 import { Errors } from '../../errors';
-import { authenticateCredentials } from '../../services/auth/credentials.service';
-import { chargeRequest } from '../../services/limits/rate-limit.service';
 import { credentialsFrom } from '../http/credentials.reader';
 import { rateLimitHeaders } from '../http/rate-limit.headers';
+import {
+  admit,
+  afterAdmission,
+  chargeMore,
+  openRequest,
+  requestOriginOf,
+} from '../http/request.gate';
 import { refusedBody } from '../http/request-limits.middleware';
 import { unknownOperation } from '../http/wire';
 import { operationCost, REST_CATALOG } from '../operations/operation-catalog';
@@ -69,52 +73,28 @@ export function restRouter(
     const unreadable = refusedBody(res, name);
     if (unreadable) throw unreadable;
     const params = mergeBody(name, req.query as QueryParams, req.body);
-    const { requester, cachedCredentials } = await authenticateCredentials(
+    const ctx = await openRequest(
       deps,
-      {
-        operation: name,
-        ...credentialsFrom(name, params),
-        origin: req.get('origin'),
-        referer: req.get('referer'),
-        clientIp: req.ip,
-      },
-      // Charged below before any work: the charge confirms a cached key.
-      { cached: true },
+      { operation: name, credentials: credentialsFrom(name, params), origin: requestOriginOf(req) },
+      res.locals.requestId as string,
     );
-    const ctx = createRequestContext(deps, {
-      requestId: res.locals.requestId as string,
-      operation: name,
-      requester,
-      cachedCredentials,
-    });
     res.locals.ctx = ctx;
     const cost = operationCost(name);
     const report = (state: RateLimitState) => {
       for (const [header, value] of rateLimitHeaders(state)) res.setHeader(header, value);
     };
-    const charge = chargeRequest(ctx, cost.points, report);
-    if (cost.records) {
-      await charge;
-      res.status(200).json(await op.handler(ctx, params, req));
-      return;
-    }
-    // Runs beside its charge; a refusal is the answer, whatever the operation did meanwhile.
-    ctx.admission = admissionOf(charge);
-    const [charged, ran] = await Promise.allSettled([
-      ctx.admission.wait(),
-      op.handler(ctx, params, req),
-    ]);
-    if (charged.status === 'rejected') throw charged.reason;
-    if (ran.status === 'rejected') throw ran.reason;
+    const admission = await admit(ctx, () => cost, { report, beside: true });
+    // Runs beside its charge (unless it writes records); a refusal is the answer.
+    const value = await afterAdmission(admission, op.handler(ctx, params, req));
     if (op.download) {
-      const download = ran.value as RestDownload;
+      const download = value as RestDownload;
       // Charged by size before the first byte, now that the size is known (operation-costs).
       const bySize = pointsForItems(cost, download.items);
-      if (bySize > 0) await chargeRequest(ctx, bySize, report);
+      if (bySize > 0) await chargeMore(ctx, bySize, report);
       await sendDownload(ctx, req, res, download);
       return;
     }
-    res.status(200).json(ran.value);
+    res.status(200).json(value);
   });
 
   return router;

@@ -75,3 +75,12 @@ export function erasuresOf(subjectHash: string): SqlFragment {
     params: [subjectHash],
   };
 }
+
+/** The SELECT naming exactly the given users (one pupil read by id), for accessLogInsertFrom. */
+export function subjectsById(userIds: readonly number[]): SqlFragment {
+  if (userIds.length === 0) return { sql: 'SELECT NULL AS subject_user_id', params: [] };
+  return {
+    sql: userIds.map(() => 'SELECT ? AS subject_user_id').join(' UNION ALL '),
+    params: [...userIds],
+  };
+}

@@ -3,6 +3,7 @@ import {
   accessLogInsertFrom,
   accessLogOf,
   erasuresOf,
+  subjectsById,
   type AccessLogHeader,
 } from '../../db/sql/access-log.sql';
 import { toNumber } from '../../db/sql/dialect';
@@ -64,14 +65,8 @@ export function accessLogOfSet(
   return (dataSetId) => accessLogInsertFrom(header, subjects(dataSetId));
 }
 
-/** The SELECT naming exactly the given users (one pupil read by id). */
-export function subjectsById(userIds: readonly number[]): SqlFragment {
-  if (userIds.length === 0) return { sql: 'SELECT NULL AS subject_user_id', params: [] };
-  return {
-    sql: userIds.map(() => 'SELECT ? AS subject_user_id').join(' UNION ALL '),
-    params: [...userIds],
-  };
-}
+/** The SELECT naming exactly the given users (one pupil read by id); its text is in src/db. */
+export { subjectsById };
 
 /** An entry about a person, as operators read it. */
 export interface AccessLogRecord {

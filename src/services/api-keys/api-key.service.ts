@@ -1,5 +1,7 @@
 import type { RequestContext } from '../../context/request-context';
-import { ApiKey, User } from '../../db/entities';
+import { apiKeyById, apiKeysOf, insertApiKey, saveApiKey } from '../../db/api-keys.store';
+import type { ApiKey } from '../../db/entities';
+import { userExists } from '../../db/users.store';
 import { apiKeyManageDecision } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
 import { hashSecret, newSecret } from '../../security/secrets';
@@ -43,25 +45,22 @@ export async function createApiKey(
   const ownerId = input.ownerId ?? null;
   if (!mayManage(ctx, ownerId))
     throw Errors.forbidden(ctx.operation, 'keys can only be created for yourself');
-  if (ownerId !== null && !(await ctx.db.write.getRepository(User).existsBy({ id: ownerId }))) {
+  if (ownerId !== null && !(await userExists(ctx.db, ownerId))) {
     throw Errors.notFound(ctx.operation, 'owner', ownerId, `user ${ownerId} does not exist`);
   }
   const label = (input.label ?? '').trim();
   if (label.length > 100)
     throw Errors.badParameter(ctx.operation, 'label', label, 'must be at most 100 characters');
   const secret = newSecret(API_KEY_PREFIX);
-  const keys = ctx.db.write.getRepository(ApiKey);
-  const apiKey = await keys.save(
-    keys.create({
-      keyHash: hashSecret(secret),
-      keyPrefix: secret.slice(0, API_KEY_PREFIX.length + 6),
-      host,
-      label,
-      ownerId,
-      revokedAt: null,
-      lastUsedAt: null,
-    }),
-  );
+  const apiKey = await insertApiKey(ctx.db, {
+    keyHash: hashSecret(secret),
+    keyPrefix: secret.slice(0, API_KEY_PREFIX.length + 6),
+    host,
+    label,
+    ownerId,
+    revokedAt: null,
+    lastUsedAt: null,
+  });
   return { apiKey, secret };
 }
 
@@ -73,22 +72,18 @@ export async function listApiKeys(ctx: RequestContext, ownerId?: number): Promis
   if (ownerId !== undefined && !mayManage(ctx, ownerId)) {
     throw Errors.forbidden(ctx.operation, 'keys of another user cannot be listed');
   }
-  return ctx.db.write.getRepository(ApiKey).find({
-    where: ownerId === undefined ? {} : { ownerId },
-    order: { id: 'DESC' },
-  });
+  return apiKeysOf(ctx.db, ownerId);
 }
 
 /** Revokes a key: every later request with it is refused. Revoking twice is harmless. */
 export async function revokeApiKey(ctx: RequestContext, id: number): Promise<ApiKey> {
-  const keys = ctx.db.write.getRepository(ApiKey);
-  const apiKey = await keys.findOneBy({ id });
+  const apiKey = await apiKeyById(ctx.db, id);
   if (!apiKey || !mayManage(ctx, apiKey.ownerId)) {
     throw Errors.notFound(ctx.operation, 'keyId', id, `API key ${id} does not exist`);
   }
   if (!apiKey.revokedAt) {
     apiKey.revokedAt = new Date();
-    await keys.save(apiKey);
+    await saveApiKey(ctx.db, apiKey);
   }
   // Other instances learn it from their next charge of the key (credentials.cache.ts).
   ctx.credentialsCache?.forgetKey(apiKey.id);

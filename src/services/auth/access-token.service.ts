@@ -1,7 +1,6 @@
 import { expiryIn } from '../../db/entities/column-types';
-import { LessThan } from 'typeorm';
 import type { RequestContext } from '../../context/request-context';
-import { AccessToken } from '../../db/entities';
+import { deleteTokensExpiredBefore, insertAccessToken } from '../../db/auth-tokens.store';
 import { hashSecret, newSecret } from '../../security/secrets';
 
 export const ACCESS_TOKEN_PREFIX = 'qt_';
@@ -20,7 +19,7 @@ export async function issueAccessToken(
 ): Promise<IssuedToken> {
   const token = newSecret(ACCESS_TOKEN_PREFIX);
   const expiresIn = ctx.config.tokenTtlSeconds;
-  await ctx.db.write.getRepository(AccessToken).insert({
+  await insertAccessToken(ctx.db, {
     tokenHash: hashSecret(token),
     userId,
     apiKeyId,
@@ -45,8 +44,5 @@ export function tokenFromParameter(value: string): string {
 }
 
 export async function purgeExpiredTokens(ctx: Pick<RequestContext, 'db'>): Promise<number> {
-  const result = await ctx.db.write
-    .getRepository(AccessToken)
-    .delete({ expiresAt: LessThan(new Date()) });
-  return result.affected ?? 0;
+  return deleteTokensExpiredBefore(ctx.db, new Date());
 }

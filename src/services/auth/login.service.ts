@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { MoreThan, Not, type FindOptionsWhere } from 'typeorm';
 import type { RequestContext } from '../../context/request-context';
-import { ApiKey, LoginFailure, User } from '../../db/entities';
+import { apiKeyByHash } from '../../db/api-keys.store';
+import type { ApiKey, User } from '../../db/entities';
+import {
+  countRecentFailures,
+  deleteLoginFailure,
+  insertLoginFailure,
+  recentFailureAt,
+  type FailureScope,
+} from '../../db/login-failures.store';
+import { userByEmail } from '../../db/users.store';
 import { Errors } from '../../errors';
 import { hashPassword, verifyPassword } from '../../security/password';
 import { hashSecret } from '../../security/secrets';
@@ -47,24 +55,18 @@ function clientIpOf(clientIp: string | undefined): string {
  */
 export async function lockedFor(
   ctx: LoginContext,
-  where: FindOptionsWhere<LoginFailure>,
+  scope: FailureScope,
   own: number,
   max: number,
   now: number,
 ): Promise<number | undefined> {
   const windowMs = ctx.config.login.failureWindowSeconds * 1000;
-  const scope = { ...where, id: Not(own), failedAt: MoreThan(new Date(now - windowMs)) };
-  const failures = ctx.db.write.getRepository(LoginFailure);
-  const count = await failures.count({ where: scope });
+  const recent = { scope, own, since: new Date(now - windowMs) };
+  const count = await countRecentFailures(ctx.db, recent);
   if (count < max) return undefined;
   // The limit lifts when the failure that put the count at the limit leaves the window.
-  const [pivot] = await failures.find({
-    where: scope,
-    order: { failedAt: 'ASC', id: 'ASC' },
-    skip: count - max,
-    take: 1,
-  });
-  const until = (pivot?.failedAt.getTime() ?? now) + windowMs;
+  const pivotAt = await recentFailureAt(ctx.db, recent, count - max);
+  const until = (pivotAt?.getTime() ?? now) + windowMs;
   return Math.max(1, Math.ceil((until - now) / 1000));
 }
 
@@ -81,15 +83,17 @@ export async function verifyLogin(
   clientIp: string | undefined,
 ): Promise<User> {
   const { login } = ctx.config;
-  const failures = ctx.db.write.getRepository(LoginFailure);
   const accountHash = accountHashOf(email);
   const ip = clientIpOf(clientIp);
   const now = Date.now();
   // The attempt is recorded as a failure before the count, and only removed if it turns out not
   // to be one: parallel guesses then see each other, so a burst cannot slip past the limit.
-  const inserted = await failures.insert({ accountHash, clientIp: ip, failedAt: new Date(now) });
-  const own = Number((inserted.identifiers[0] as { id: number }).id);
-  const forget = () => failures.delete({ id: own });
+  const own = await insertLoginFailure(ctx.db, {
+    accountHash,
+    clientIp: ip,
+    failedAt: new Date(now),
+  });
+  const forget = () => deleteLoginFailure(ctx.db, own);
 
   const waits = await Promise.all([
     lockedFor(ctx, { accountHash }, own, login.maxFailuresPerAccount, now),
@@ -114,7 +118,7 @@ export async function verifyLogin(
   const normalized = normalizeEmail(email);
   const user =
     normalized.length > 0 && normalized.length <= MAX_EMAIL_LENGTH
-      ? await ctx.db.write.getRepository(User).findOneBy({ email: normalized })
+      ? await userByEmail(ctx.db, normalized, 'write')
       : null;
   const candidate = password.slice(0, MAX_PASSWORD_LENGTH);
   const hash = user?.passwordHash ?? (await dummyPasswordHash());
@@ -148,9 +152,7 @@ export async function resolveLoginTarget(
   redirectText: string | undefined,
 ): Promise<LoginTarget> {
   if (!apiKeyText) throw Errors.missingParameter(ctx.operation, 'apiKey');
-  const apiKey = await ctx.db.write
-    .getRepository(ApiKey)
-    .findOneBy({ keyHash: hashSecret(apiKeyText) });
+  const apiKey = await apiKeyByHash(ctx.db, hashSecret(apiKeyText));
   if (!apiKey || apiKey.revokedAt) {
     throw Errors.unauthenticated(ctx.operation, 'the API key is unknown or revoked');
   }

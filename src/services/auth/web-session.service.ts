@@ -1,6 +1,8 @@
 import { expiryIn } from '../../db/entities/column-types';
 import type { AppDeps } from '../../context/request-context';
-import { User, WebSession } from '../../db/entities';
+import { deleteWebSession, insertWebSession, webSessionByHash } from '../../db/auth-tokens.store';
+import type { User, WebSession } from '../../db/entities';
+import { userById } from '../../db/users.store';
 import { hashSecret, newSecret } from '../../security/secrets';
 
 export const WEB_SESSION_PREFIX = 'qs_';
@@ -19,14 +21,11 @@ export async function createWebSession(
   userId: number,
 ): Promise<CreatedWebSession> {
   const secret = newSecret(WEB_SESSION_PREFIX);
-  const sessions = ctx.db.write.getRepository(WebSession);
-  const session = await sessions.save(
-    sessions.create({
-      tokenHash: hashSecret(secret),
-      userId,
-      expiresAt: expiryIn(ctx.config.webSessionTtlSeconds),
-    }),
-  );
+  const session = await insertWebSession(ctx.db, {
+    tokenHash: hashSecret(secret),
+    userId,
+    expiresAt: expiryIn(ctx.config.webSessionTtlSeconds),
+  });
   return { session, secret };
 }
 
@@ -36,9 +35,7 @@ export async function resolveWebSession(
   secret: string | undefined,
 ): Promise<WebSession | undefined> {
   if (!secret) return undefined;
-  const session = await ctx.db.write
-    .getRepository(WebSession)
-    .findOneBy({ tokenHash: hashSecret(secret) });
+  const session = await webSessionByHash(ctx.db, hashSecret(secret));
   if (!session || session.expiresAt.getTime() <= Date.now()) return undefined;
   return session;
 }
@@ -55,9 +52,7 @@ export async function resolveWebLogin(
   secret: string | undefined,
 ): Promise<WebLogin | undefined> {
   const session = await resolveWebSession(ctx, secret);
-  const user = session
-    ? await ctx.db.read.getRepository(User).findOneBy({ id: session.userId })
-    : null;
+  const user = session ? await userById(ctx.db, session.userId, 'read') : null;
   return session && user ? { session, user } : undefined;
 }
 
@@ -67,5 +62,5 @@ export async function destroyWebSession(
   secret: string | undefined,
 ): Promise<void> {
   if (!secret) return;
-  await ctx.db.write.getRepository(WebSession).delete({ tokenHash: hashSecret(secret) });
+  await deleteWebSession(ctx.db, hashSecret(secret));
 }

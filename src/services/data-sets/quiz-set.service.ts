@@ -1,15 +1,15 @@
 import type { RequestContext } from '../../context/request-context';
 import { aggregateAttemptScope, quizScope } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import { createDataSet } from './data-set.store';
-import type { DataSetOptions, DataSetPage } from './data-set.types';
+import { createDataSet } from '../sets/data-set.store';
+import type { DataSetOptions, DataSetPage } from '../sets/data-set.types';
 import {
   isGiven,
   parseDateInterval,
   parseIdParam,
   type DateInterval,
   type RawParam,
-} from './data-set.params';
+} from '../sets/data-set.params';
 import { type SqlCondition } from './data-set.sql';
 import type { Dialect } from '../../db/sql/dialect';
 import { attemptScopeSql, quizScopeSql } from '../../db/sql/access-policy.sql';

@@ -5,10 +5,10 @@ import {
   groupScope,
 } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import { requireReadableDataSet } from './data-set.access';
-import { createDataSet } from './data-set.store';
-import type { DataSetOptions, DataSetPage } from './data-set.types';
-import { isGiven, parseBooleanParam, parseIdParam, type RawParam } from './data-set.params';
+import { requireReadableDataSet } from '../sets/data-set.access';
+import { createDataSet } from '../sets/data-set.store';
+import type { DataSetOptions, DataSetPage } from '../sets/data-set.types';
+import { isGiven, parseBooleanParam, parseIdParam, type RawParam } from '../sets/data-set.params';
 import type { SqlCondition } from './data-set.sql';
 import { attemptScopeSql, groupScopeSql } from '../../db/sql/access-policy.sql';
 import type { SqlFragment } from '../../db/sql/sql-fragment';

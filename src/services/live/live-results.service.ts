@@ -3,9 +3,9 @@ import { selectedMembers } from '../../db/sql/member-sources.sql';
 import { readSessionVersions } from '../../db/sql/session-changes.sql';
 import { liveResultsDecision } from '../../domain/policy/access.policy';
 import { Errors, toServiceApiError, type ServiceApiError } from '../../errors';
-import { isGiven, parseIdParam } from '../data-sets/data-set.params';
-import type { ResultRow } from '../data-sets/data-set.types';
-import { resultRowItems, type ComputedResultView } from '../data-sets/data-set.views';
+import { isGiven, parseIdParam } from '../sets/data-set.params';
+import type { ResultRow } from '../sets/data-set.types';
+import { resultRowItems, type ComputedResultView } from '../results/computed-result.views';
 import { quizSetSelect } from '../data-sets/quiz-set.service';
 import { userSetSelect } from '../data-sets/user-set.service';
 import {

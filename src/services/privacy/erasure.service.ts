@@ -19,8 +19,8 @@ import type { TableEntry } from '../../domain/privacy/personal-data.types';
 import { Errors } from '../../errors';
 import { erasureSubjectHash } from '../access-log/access-log.service';
 import { accountHashOf } from '../auth/login.service';
-import { forgetDataSets } from '../data-sets/data-set.cache';
-import { kindOf } from '../data-sets/data-set.kinds';
+import { forgetDataSets } from '../sets/data-set.cache';
+import { kindOf } from '../sets/set-kind';
 import { joinerHash } from '../sessions/session-join.service';
 
 /**

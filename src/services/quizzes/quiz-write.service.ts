@@ -1,6 +1,8 @@
 import type { RequestContext } from '../../context/request-context';
 import { wholeSeconds } from '../../db/entities/column-types';
-import { Question, Quiz, QuizTag, User, UserQuizFlag } from '../../db/entities';
+import type { Quiz } from '../../db/entities';
+import { insertQuiz } from '../../db/quizzes.store';
+import { userById } from '../../db/users.store';
 import { quizCreationDecision } from '../../domain/policy/access.policy';
 import { encodeQuestionRow } from '../../domain/questions/question-row.codec';
 import { validateQuizContent } from '../../domain/quizzes/quiz-content.validator';
@@ -29,7 +31,7 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
         ? undefined
         : optionalBoolean(raw.favorite, 'quiz.favorite', false),
   }));
-  const creator = await ctx.db.write.getRepository(User).findOneBy({ id: requester.userId });
+  const creator = await userById(ctx.db, requester.userId, 'write');
   const decision = quizCreationDecision(
     requester,
     creator
@@ -46,8 +48,8 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
   // Whole seconds: the legacy format has no fractions, and every dialect stores them alike.
   // A new quiz was made and last changed now, by the rule the import applies to undated quizzes.
   const dates = quizDates(null, null, wholeSeconds(new Date()), 'quiz');
-  const quiz = await ctx.db.write.transaction(async (manager) => {
-    const saved = await manager.getRepository(Quiz).save({
+  return insertQuiz(ctx.db, {
+    quiz: {
       authorId: requester.userId,
       title: content.title,
       visibility: content.visibility,
@@ -55,24 +57,9 @@ export async function addQuiz(ctx: RequestContext, raw: unknown): Promise<Quiz> 
       defaultDuration: content.defaultDuration,
       nbQuestions: content.questions.length,
       ...dates,
-    });
-    await manager
-      .getRepository(QuizTag)
-      .insert(content.tags.map((tag, position) => ({ quizId: saved.id, position, tag })));
-    if (content.questions.length > 0) {
-      await manager.getRepository(Question).insert(
-        content.questions.map((question) => ({
-          quizId: saved.id,
-          ...encodeQuestionRow(question),
-        })),
-      );
-    }
-    if (favorite !== undefined) {
-      await manager
-        .getRepository(UserQuizFlag)
-        .insert({ userId: requester.userId, quizId: saved.id, favorite, imported: false });
-    }
-    return saved;
+    },
+    tags: content.tags,
+    questions: content.questions.map(encodeQuestionRow),
+    favorite,
   });
-  return quiz;
 }

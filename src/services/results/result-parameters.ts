@@ -1,5 +1,5 @@
 import { Errors } from '../../errors';
-import { isGiven, parseIdParam, type RawParam } from '../data-sets/data-set.params';
+import { isGiven, parseIdParam, type RawParam } from '../sets/data-set.params';
 import { AGGREGATION_FUNCTIONS, type AggregationFunction } from './aggregation-functions.registry';
 import { isResultType, RESULT_TYPES, type ResultType } from './result-types.registry';
 

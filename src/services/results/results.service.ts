@@ -8,10 +8,10 @@ import {
 import { computedResultSubjects } from '../../db/sql/access-log.sql';
 import { Errors } from '../../errors';
 import { accessLogOfSet } from '../access-log/access-log.service';
-import { requireReadableDataSets } from '../data-sets/data-set.access';
-import { parsePageSize } from '../data-sets/data-set.params';
-import { createDataSetFrom } from '../data-sets/data-set.store';
-import type { DataSetPage } from '../data-sets/data-set.types';
+import { requireReadableDataSets } from '../sets/data-set.access';
+import { parsePageSize } from '../sets/data-set.params';
+import { createDataSetFrom } from '../sets/data-set.store';
+import type { DataSetPage } from '../sets/data-set.types';
 import {
   parseResultsRequest,
   resultsParametersJson,

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
-import { parsePageSize, parseIdParam, isGiven } from '../data-sets/data-set.params';
-import type { DataSetPage } from '../data-sets/data-set.types';
+import { parsePageSize, parseIdParam, isGiven } from '../sets/data-set.params';
+import type { DataSetPage } from '../sets/data-set.types';
 import { getQuizSet } from '../data-sets/quiz-set.service';
 import { getUserSet } from '../data-sets/user-set.service';
 import { Errors } from '../../errors';

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestContext } from '../../context/request-context';
 import { isRetryableConflict } from '../../db/sql-errors';
+import type { SqlStatement } from '../../db/sql/statement-batches';
+import { runUnitOfWork, type UnitOfWork } from '../../db/unit-of-work';
 import {
   addAttendees,
   countSessionAnswers,
@@ -15,7 +17,7 @@ import { bumpSessionVersion, bumpSessionVersionIfChanged } from '../../db/sql/se
 /**
  * How a checked batch of answers is stored: one transaction holding the new attendees, the
  * upsert of the answers and the session's change marker, written the way the dialect writes
- * fastest (Dialect.statementBatches), as data sets are.
+ * fastest (db/unit-of-work.ts), as data sets are.
  */
 
 /** A batch checked and scored, ready to store; `attendees` are the users it makes attendees. */
@@ -30,45 +32,31 @@ export interface CheckedBatch {
 const ATTEMPTS = 4;
 
 /**
- * MySQL/MariaDB: the transaction in one exchange with the server. READ COMMITTED, as the results
- * statements use, takes no gap locks, so writers of different attempts never block each other.
+ * The batch's transaction as a unit of work (db/unit-of-work.ts). On MySQL/MariaDB, one upsert
+ * per batch, the marker after it, bumped only when it changed a row. READ COMMITTED, as the
+ * results statements use, takes no gap locks, so writers of different attempts never block each
+ * other. On SQLite, inserts are told from updates by counting the session's rows.
  */
-async function storeInOneBatch(
+function answersWrite(
   ctx: RequestContext,
   { sessionId, rows, attendees, now }: CheckedBatch,
-): Promise<UpsertCounts> {
+): UnitOfWork<UpsertCounts> {
   const { dialect } = ctx.db;
-  const upserts = upsertAnswers(dialect, sessionId, rows);
-  const statements = [
-    { sql: 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED', params: [] },
-    { sql: 'START TRANSACTION', params: [] },
-    ...(attendees.length > 0 ? [addAttendees(dialect, sessionId, attendees)] : []),
-  ];
-  // One upsert per batch on MySQL; the marker follows it, bumped only when it changed a row.
-  const upsertAt = statements.length;
-  statements.push(...upserts, ...bumpSessionVersionIfChanged(sessionId, now), {
-    sql: 'COMMIT',
-    params: [],
-  });
-  return ctx.db.batches(async (run) => {
-    try {
-      const results = await run(statements);
-      return mysqlUpsertCounts(results[upsertAt], rows.length);
-    } catch (error) {
-      await run([{ sql: 'ROLLBACK', params: [] }]).catch(() => undefined);
-      throw error;
-    }
-  });
-}
-
-/** SQLite: the single writer's transaction; inserts are told from updates by counting the session's rows. */
-async function storeStepByStep(
-  ctx: RequestContext,
-  { sessionId, rows, attendees, now }: CheckedBatch,
-): Promise<UpsertCounts> {
-  const { dialect } = ctx.db;
-  return ctx.db.exclusive(() =>
-    ctx.db.write.transaction(async (manager) => {
+  return {
+    batch: () => {
+      const statements: SqlStatement[] =
+        attendees.length > 0 ? [addAttendees(dialect, sessionId, attendees)] : [];
+      const upsertAt = statements.length;
+      statements.push(
+        ...upsertAnswers(dialect, sessionId, rows),
+        ...bumpSessionVersionIfChanged(sessionId, now),
+      );
+      return {
+        statements,
+        outcome: (results) => mysqlUpsertCounts(results[upsertAt], rows.length),
+      };
+    },
+    steps: async ({ manager }) => {
       if (attendees.length > 0) {
         const statement = addAttendees(dialect, sessionId, attendees);
         await manager.query(statement.sql, statement.params);
@@ -86,8 +74,8 @@ async function storeStepByStep(
         await manager.query(marker.sql, marker.params);
       }
       return { inserted, updated: changed - inserted, unchanged: rows.length - changed };
-    }),
-  );
+    },
+  };
 }
 
 /** Stores a checked batch; resolves once it is committed. */
@@ -95,10 +83,12 @@ export async function storeAnswers(
   ctx: RequestContext,
   batch: CheckedBatch,
 ): Promise<UpsertCounts> {
-  const store = ctx.db.dialect.statementBatches ? storeInOneBatch : storeStepByStep;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await store(ctx, batch);
+      return await runUnitOfWork(ctx.db, answersWrite(ctx, batch), {
+        isolation: 'READ COMMITTED',
+        admission: ctx.admission,
+      });
     } catch (error) {
       if (attempt >= ATTEMPTS || !isRetryableConflict(error)) throw error;
       ctx.logger.warn(

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { RequestContext } from '../../context/request-context';
 import { expiryIn, wholeSeconds } from '../../db/entities/column-types';
-import { LoginFailure, Session } from '../../db/entities';
+import type { Session } from '../../db/entities';
+import { deleteLoginFailure, insertLoginFailure } from '../../db/login-failures.store';
+import { insertAttendee, sessionById } from '../../db/sessions.store';
 import { isUniqueViolation } from '../../db/sql-errors';
-import { addAttendees } from '../../db/sql/answers.sql';
-import { bumpSessionVersion } from '../../db/sql/session-changes.sql';
 import { renewJoinCodeSql, sessionIdByJoinCode } from '../../db/sql/session-join.sql';
 import {
   isWellFormedJoinCode,
@@ -66,7 +66,7 @@ export async function withCurrentJoinCode(ctx: RequestContext, session: Session)
     await ctx.db.exclusive(() => ctx.db.write.query(renew.sql, renew.params));
   });
   // Whichever of two concurrent renewals came first wrote the code both read back.
-  return (await ctx.db.write.getRepository(Session).findOneBy({ id: session.id })) ?? session;
+  return (await sessionById(ctx.db, session.id)) ?? session;
 }
 
 /**
@@ -81,16 +81,9 @@ export const joinerHash = (userId: number): string => hashSecret(`joinSession:us
 
 /** Makes the user an attendee (if not already one) and bumps the session's change marker. */
 async function addAttendee(ctx: RequestContext, sessionId: number, userId: number): Promise<void> {
-  const { dialect } = ctx.db;
-  const insert = addAttendees(dialect, sessionId, [userId]);
   // Live results list the session's attendees: the new pupil appears on the owner's screen.
-  const marker = bumpSessionVersion(dialect, sessionId, wholeSeconds(new Date()));
-  await ctx.db.exclusive(() =>
-    ctx.db.write.transaction(async (manager) => {
-      await manager.query(insert.sql, insert.params);
-      await manager.query(marker.sql, marker.params);
-    }),
-  );
+  const now = wholeSeconds(new Date());
+  await ctx.db.exclusive(() => insertAttendee(ctx.db, sessionId, userId, now));
   ctx.sessionChanges.changed(sessionId);
 }
 
@@ -106,14 +99,16 @@ export async function joinSession(ctx: RequestContext, typed: string): Promise<S
   if (requester.kind !== 'user') {
     throw Errors.unauthenticated(ctx.operation, 'an access token is required to join a session');
   }
-  const failures = ctx.db.write.getRepository(LoginFailure);
   const accountHash = joinerHash(requester.userId);
   const now = Date.now();
-  const inserted = await ctx.db.exclusive(() =>
-    failures.insert({ accountHash, clientIp: JOIN_FAILURE_SOURCE, failedAt: new Date(now) }),
+  const own = await ctx.db.exclusive(() =>
+    insertLoginFailure(ctx.db, {
+      accountHash,
+      clientIp: JOIN_FAILURE_SOURCE,
+      failedAt: new Date(now),
+    }),
   );
-  const own = Number((inserted.identifiers[0] as { id: number }).id);
-  const forget = () => ctx.db.exclusive(() => failures.delete({ id: own }));
+  const forget = () => ctx.db.exclusive(() => deleteLoginFailure(ctx.db, own));
 
   const retryAfter = await lockedFor(
     ctx,

@@ -1,9 +1,10 @@
 import type { RequestContext } from '../../context/request-context';
 import { loadEvery } from '../../context/loaders';
 import { wholeSeconds } from '../../db/entities/column-types';
-import { Session, SessionQuiz } from '../../db/entities';
+import type { Session } from '../../db/entities';
+import { insertSession, sessionsByClientRef } from '../../db/sessions.store';
 import { isUniqueViolation } from '../../db/sql-errors';
-import { addAttendees, knownUserIds } from '../../db/sql/answers.sql';
+import { knownUserIds } from '../../db/sql/answers.sql';
 import {
   attendeeList,
   clientRef,
@@ -64,7 +65,7 @@ async function findByClientRef(
   ownerId: number,
   ref: string,
 ): Promise<Session | null> {
-  const found = await ctx.db.write.getRepository(Session).findBy({ ownerId, clientRef: ref });
+  const found = await sessionsByClientRef(ctx.db, ownerId, ref);
   const exact = found.find((session) => session.clientRef === ref);
   if (exact) return exact;
   if (found.length > 0) {
@@ -120,38 +121,22 @@ async function checkAttendees(ctx: RequestContext, attendeeIds: number[]): Promi
   }
 }
 
-/**
- * Writes a new session with its quizzes and attendees, in one transaction. The attendees go in
- * one statement of our own: TypeORM's insert reads back the rows it wrote (for their defaults)
- * with a WHERE of one OR branch per row, deeper than SQLite's expression tree allows from 998
- * attendees on ("Expression tree is too large").
- */
-function insertSession(
+/** Writes a new session with its quizzes and attendees, in one transaction (sessions.store.ts). */
+function writeSession(
   ctx: RequestContext,
   ownerId: number,
   input: SessionInput,
   join: { code: string; expiresAt: Date },
 ): Promise<Session> {
-  return ctx.db.exclusive(() =>
-    ctx.db.write.transaction(async (manager) => {
-      const saved = await manager.getRepository(Session).save({
-        ownerId,
-        title: input.title,
-        startDate: input.startDate,
-        clientRef: input.clientRef,
-        joinCode: join.code,
-        joinCodeExpiresAt: join.expiresAt,
-      });
-      await manager
-        .getRepository(SessionQuiz)
-        .insert(input.quizIds.map((quizId) => ({ sessionId: saved.id, quizId })));
-      if (input.attendeeIds.length > 0) {
-        const attendees = addAttendees(ctx.db.dialect, saved.id, input.attendeeIds);
-        await manager.query(attendees.sql, attendees.params);
-      }
-      return saved;
-    }),
-  );
+  const fields = {
+    ownerId,
+    title: input.title,
+    startDate: input.startDate,
+    clientRef: input.clientRef,
+    joinCode: join.code,
+    joinCodeExpiresAt: join.expiresAt,
+  };
+  return ctx.db.exclusive(() => insertSession(ctx.db, fields, input.quizIds, input.attendeeIds));
 }
 
 /**
@@ -185,7 +170,7 @@ export async function addSession(ctx: RequestContext, raw: unknown): Promise<Ses
   const expiresAt = joinCodeExpiry(ctx, now);
   const made = await withNewJoinCode(async (code) => {
     try {
-      const session = await insertSession(ctx, ownerId, input, { code, expiresAt });
+      const session = await writeSession(ctx, ownerId, input, { code, expiresAt });
       return { session, existing: false };
     } catch (error) {
       // The clientRef's race: the loser reads the winner's session.

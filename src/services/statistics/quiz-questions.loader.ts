@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Loaders } from '../../context/loaders';
 import type { RequestContext } from '../../context/request-context';
-import type { ResultRow } from '../data-sets/data-set.types';
+import type { ResultRow } from '../sets/data-set.types';
 import { quizQuestionStatisticRows } from './statistics.service';
 import { questionStatisticItems, type QuestionStatisticView } from './statistics.views';
 

@@ -1,13 +1,13 @@
 import type { RequestContext } from '../../context/request-context';
 import { detailedAttemptScope } from '../../domain/policy/access.policy';
 import { Errors } from '../../errors';
-import type { RawParam } from '../data-sets/data-set.params';
-import { parsePageSize } from '../data-sets/data-set.params';
+import type { RawParam } from '../sets/data-set.params';
+import { parsePageSize } from '../sets/data-set.params';
 import { toNumber } from '../../db/sql/dialect';
 import { selectStatement } from '../../db/sql/rows-query.sql';
-import { requireReadableDataSet } from '../data-sets/data-set.access';
-import { createDataSetFrom } from '../data-sets/data-set.store';
-import type { DataSetPage, ResultRow } from '../data-sets/data-set.types';
+import { requireReadableDataSet } from '../sets/data-set.access';
+import { createDataSetFrom } from '../sets/data-set.store';
+import type { DataSetPage, ResultRow } from '../sets/data-set.types';
 import { storedSets } from '../results/result-attempts.sql';
 import { parseSessions, requiredId, type RawListParam } from '../results/result-parameters';
 import { requireUserAndQuizSets } from '../results/results.service';

@@ -1,5 +1,5 @@
 import { toNumber } from '../../db/sql/dialect';
-import type { ResultRow } from '../data-sets/data-set.types';
+import type { ResultRow } from '../sets/data-set.types';
 import {
   countsOf,
   QUESTION_STATISTIC_FIELDS,

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
-import { User } from '../../db/entities';
+import type { User } from '../../db/entities';
+import { emailTaken, insertUser, userByEmail } from '../../db/users.store';
 import { Errors } from '../../errors';
 import { hashPassword } from '../../security/password';
 
@@ -51,8 +52,7 @@ export async function createUser(ctx: RequestContext, input: CreateUserInput): P
       'must be an http(s) URL',
     );
   }
-  const users = ctx.db.write.getRepository(User);
-  if (await users.existsBy({ email })) {
+  if (await emailTaken(ctx.db, email)) {
     throw Errors.badParameter(
       ctx.operation,
       'email',
@@ -60,19 +60,17 @@ export async function createUser(ctx: RequestContext, input: CreateUserInput): P
       'an account with this email already exists',
     );
   }
-  return users.save(
-    users.create({
-      email,
-      passwordHash: await hashPassword(input.password),
-      firstName,
-      lastName,
-      pictureUrl: input.pictureUrl ?? null,
-      publicProfile: input.publicProfile ?? false,
-      canCreatePrivateQuizzes: input.canCreatePrivateQuizzes ?? false,
-    }),
-  );
+  return insertUser(ctx.db, {
+    email,
+    passwordHash: await hashPassword(input.password),
+    firstName,
+    lastName,
+    pictureUrl: input.pictureUrl ?? null,
+    publicProfile: input.publicProfile ?? false,
+    canCreatePrivateQuizzes: input.canCreatePrivateQuizzes ?? false,
+  });
 }
 
 export async function findUserByEmail(ctx: RequestContext, email: string): Promise<User | null> {
-  return ctx.db.read.getRepository(User).findOneBy({ email: email.trim().toLowerCase() });
+  return userByEmail(ctx.db, email.trim().toLowerCase(), 'read');
 }

@@ -1,12 +1,8 @@
 import type { Request } from 'express';
-import {
-  createRequestContext,
-  type AppDeps,
-  type RequestContext,
-} from '../../../context/request-context';
+import type { AppDeps, RequestContext } from '../../../context/request-context';
 import { toServiceApiError } from '../../../errors';
-import { authenticateCredentials } from '../../../services/auth/credentials.service';
 import { credentialsFrom, type CredentialCarrier } from '../../http/credentials.reader';
+import { openRequest, requestOriginOf } from '../../http/request.gate';
 import {
   runOperation,
   type OperationDefinition,
@@ -67,26 +63,14 @@ export async function buildGraphQLContext(
   requestId: string,
 ): Promise<GraphQLContext> {
   try {
-    const { requester, cachedCredentials } = await authenticateCredentials(
+    const credentials = credentialsFrom('graphql', headerCredentials(req), req.query);
+    // No resolver runs before the document is charged (graphql.limits): it confirms a cached key.
+    const ctx = await openRequest(
       deps,
-      {
-        operation: 'graphql',
-        ...credentialsFrom('graphql', headerCredentials(req), req.query),
-        origin: req.get('origin'),
-        referer: req.get('referer'),
-        clientIp: req.ip,
-      },
-      // No resolver runs before the document is charged (graphql.limits), which confirms a cached key.
-      { cached: true },
+      { operation: 'graphql', credentials, origin: requestOriginOf(req) },
+      requestId,
     );
-    return {
-      ctx: createRequestContext(deps, {
-        requestId,
-        operation: 'graphql',
-        requester,
-        cachedCredentials,
-      }),
-    };
+    return { ctx };
   } catch (error) {
     // The HTTP status says why.
     throw graphQLErrorOf(toServiceApiError(error, 'graphql', requestId));

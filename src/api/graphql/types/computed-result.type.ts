@@ -6,7 +6,7 @@ import {
   RESULT_TYPES,
   type ResultType,
 } from '../../../services/results/result-parameters';
-import type { ComputedResultView } from '../../../services/data-sets/data-set.views';
+import type { ComputedResultView } from '../../../services/results/computed-result.views';
 import { QuizObject } from './quiz.type';
 import { SessionObject } from './session.type';
 import { UserType } from './user.type';

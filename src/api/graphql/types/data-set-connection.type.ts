@@ -1,7 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { DataSetItemType } from '../../../domain/data-sets/item-types';
 import type { DataSetItemsView } from '../../operations/data-set.operation';
-import { itemCursor } from '../../../services/data-sets/data-set-items.service';
+import { itemCursor } from '../../../services/sets/data-set-items.service';
 import { DataSetItemUnion, ItemTypeEnum, toDataSetObject } from './data-set.type';
 
 /**

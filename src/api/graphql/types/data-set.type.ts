@@ -9,7 +9,7 @@ import {
   type ClassType,
 } from 'type-graphql';
 import { DATA_SET_ITEM_TYPES, type DataSetItemType } from '../../../domain/data-sets/item-types';
-import type { DataSetPageView } from '../../../services/data-sets/data-set.views';
+import type { DataSetPageView } from '../../../services/set-kinds/data-set.views';
 import { ComputedResultObject, toComputedResultObject } from './computed-result.type';
 import { QuizObject, toQuizObject } from './quiz.type';
 import {

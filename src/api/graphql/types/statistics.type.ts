@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type {
   QuestionStatisticView,
   QuizStatisticView,
-} from '../../../services/data-sets/data-set.views';
+} from '../../../services/statistics/statistics.views';
 import {
   QUESTION_STATISTIC_FIELDS,
   QUIZ_STATISTIC_FIELDS,

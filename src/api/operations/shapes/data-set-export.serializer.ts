@@ -1,5 +1,5 @@
 import type { DataSetItemType } from '../../../domain/data-sets/item-types';
-import type { DataSetExport } from '../../../services/data-sets/data-set-export.service';
+import type { DataSetExport } from '../../../services/set-kinds/data-set-export.service';
 import type { StoredResultsShape } from '../../../services/results/result-parameters';
 import type { RestDownload } from './download';
 import { COMPONENT_SCHEMAS, type JsonSchema } from './openapi.schemas';

@@ -4,13 +4,13 @@ import type {
   QuestionStatisticView,
   QuizStatisticView,
   UserGroupView,
-} from '../../../services/data-sets/data-set.views';
+} from '../../../services/set-kinds/data-set.views';
 import {
   QUESTION_STATISTIC_FIELDS,
   QUIZ_STATISTIC_FIELDS,
   type StatisticField,
 } from '../../../services/statistics/item-statistics.registry';
-import type { DataSetItemsView } from '../../../services/data-sets/data-set-export.service';
+import type { DataSetItemsView } from '../../../services/set-kinds/data-set-export.service';
 import { legacyId } from './legacy-format';
 import { serializeQuiz, serializeUser } from './quiz.serializer';
 

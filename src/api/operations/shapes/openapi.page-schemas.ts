@@ -1,8 +1,5 @@
 import { DATA_SET_ITEM_TYPES, type DataSetItemType } from '../../../domain/data-sets/item-types';
-import {
-  MAX_ITEMS_PER_PAGE,
-  MIN_ITEMS_PER_PAGE,
-} from '../../../services/data-sets/data-set.params';
+import { MAX_ITEMS_PER_PAGE, MIN_ITEMS_PER_PAGE } from '../../../services/sets/data-set.params';
 
 /** JSON Schema (2020-12), as openapi.schemas.ts writes it. */
 type JsonSchema = Record<string, unknown>;

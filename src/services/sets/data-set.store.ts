@@ -7,7 +7,7 @@ import { insertStatement, type RowsQuery } from '../../db/sql/rows-query.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import { dataSetOwner } from '../../domain/policy/access.policy';
 import { rememberDataSet } from './data-set.cache';
-import { kindOf } from './data-set.kinds';
+import { kindOf } from './set-kind';
 import { pageFrom } from './data-set.paging';
 import { parsePageSize } from './data-set.params';
 import type { DataSetId, DataSetOptions, DataSetPage, MembersStatement } from './data-set.types';

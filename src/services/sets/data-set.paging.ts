@@ -3,7 +3,7 @@ import type { DataSet } from '../../db/entities/data-set.entity';
 import { pageRows } from '../../db/sql/data-set.sql';
 import type { SqlFragment } from '../../db/sql/sql-fragment';
 import { confirmStillStored } from './data-set.access';
-import { kindOf, pageMembers } from './data-set.kinds';
+import { kindOf, pageMembers } from './set-kind';
 import { isGiven, parseIntegerParam, type RawParam } from './data-set.params';
 import type { DataSetId, DataSetPage, ResultRow } from './data-set.types';
 

@@ -8,7 +8,7 @@ import {
 } from '../../db/sql/data-set.sql';
 import type { SqlFragment } from '../../db/sql/sql-fragment';
 import { forgetDataSets } from './data-set.cache';
-import { kindOf, MEMBERS_TABLES } from './data-set.kinds';
+import { kindOf, membersTables } from './set-kind';
 
 export interface PurgeOptions {
   /** Sets whose expiry is at or before this instant are purged (default: now). */
@@ -48,7 +48,7 @@ export async function purgeExpiredDataSets(
     if (sets.length === 0) return purged;
 
     // Small sets share one DELETE while their items add up to the bound; large ones go by ranges.
-    for (const table of MEMBERS_TABLES) {
+    for (const table of membersTables()) {
       let group: number[] = [];
       let groupItems = 0;
       const flush = async () => {

@@ -1,25 +1,20 @@
-import { createLoaders } from '../../context/loaders';
 import type { RequestContext } from '../../context/request-context';
 import { toNumber } from '../../db/sql/dialect';
 import type { DataSet } from '../../db/entities/data-set.entity';
 import type { DataSetItemType } from '../../domain/data-sets/item-types';
 import { membersAfter } from '../../db/sql/data-set.sql';
-import { computedResultSubjects, userSetSubjects } from '../../db/sql/access-log.sql';
 import { Errors } from '../../errors';
-import { storedResultsShape, type StoredResultsShape } from '../results/result-parameters';
-import { recordAccess } from '../access-log/access-log.service';
 import { confirmStillStored, requiredIdParam, requireReadableDataSet } from './data-set.access';
-import { kindOf } from './data-set.kinds';
 import { pageFrom } from './data-set.paging';
 import { isGiven, type RawParam } from './data-set.params';
-import type { ResultRow } from './data-set.types';
-import { dataSetPageView, type DataSetPageView } from './data-set.views';
+import type { DataSetPage, ResultRow } from './data-set.types';
+import { kindOf } from './set-kind';
 
 /**
- * exportDataSet (contract.md §13): every item of a readable set, in set order, read a chunk at a
- * time. A chunk is read only when the previous one was taken, each with loaders of its own, so
- * an export holds one chunk in memory whatever the size of the set. Items are the views a page
- * shows (data-set.views.ts); how they are written (CSV, NDJSON) is the transport's.
+ * exportDataSet (contract.md §13), as the engine reads it: every member of a readable set, in
+ * set order, a chunk at a time. A chunk is read only when the previous one was taken, so an
+ * export holds one chunk in memory whatever the size of the set. The items of each chunk are
+ * the kinds' views (services/set-kinds/data-set-export.service.ts makes them).
  */
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
@@ -28,21 +23,13 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Members read by one keyset statement: a page at the largest page size, halved. */
 export const EXPORT_CHUNK_SIZE = 500;
 
-/** Items of one item type, as a page holds them. */
-export type DataSetItemsView = {
-  [K in DataSetItemType]: Pick<Extract<DataSetPageView, { itemType: K }>, 'itemType' | 'items'>;
-}[DataSetItemType];
-
-export interface DataSetExport {
+/** An export checked and recorded, whose chunks are read when asked for. */
+export interface DataSetChunks {
   format: ExportFormat;
-  dataSetId: number;
-  itemType: DataSetItemType;
-  /** Members of the set (items the requester may no longer read are left out, as on pages). */
-  totalNumberOfItems: number;
-  /** Computed results: the result types and grouping of every item, known before any is read. */
-  resultsShape: StoredResultsShape | undefined;
-  /** The items in set order, at most EXPORT_CHUNK_SIZE at a time; each read when asked for. */
-  chunks(): AsyncGenerator<DataSetItemsView, void, undefined>;
+  /** The set's header: its id, item type, parameters and total. */
+  set: Pick<DataSet, 'id' | 'itemType' | 'parameters' | 'totalNumberOfItems'>;
+  /** The members in set order, at most the chunk size at a time, as pages (index 1) hold them. */
+  pages(): AsyncGenerator<DataSetPage, void, undefined>;
 }
 
 function exportFormat(ctx: RequestContext, format: RawParam): ExportFormat {
@@ -69,7 +56,7 @@ async function* chunksOf(
   ctx: RequestContext,
   set: DataSet,
   chunkSize: number,
-): AsyncGenerator<DataSetItemsView, void, undefined> {
+): AsyncGenerator<DataSetPage, void, undefined> {
   const { membersTable } = kindOf(set.itemType);
   const columns = chunkColumns(set.itemType);
   let after = 0;
@@ -81,10 +68,7 @@ async function* chunksOf(
     if (rows.length > 0) {
       read += rows.length;
       after = toNumber(rows[rows.length - 1]?.position);
-      // Loaders of its own: what a chunk loaded is dropped with it, not kept for the request.
-      const chunkCtx: RequestContext = { ...ctx, loaders: createLoaders(ctx.db, ctx.requester) };
-      const view = await dataSetPageView(chunkCtx, pageFrom(set, 1, rows));
-      yield { itemType: view.itemType, items: view.items } as DataSetItemsView;
+      yield pageFrom(set, 1, rows);
     }
     if (rows.length < chunkSize) break;
   }
@@ -101,26 +85,17 @@ async function* chunksOf(
 }
 
 /**
- * The pupils an export of `set` names, when it names any (contract.md §14.6): a user set's
- * members, the users of a computed results set's rows.
+ * Opens an export: checks its parameters and the set as getDataSetPage does (missing or
+ * malformed dataSetId, unknown or expired set, another requester's), then the format; records the
+ * export of a set whose kind names pupils in the access log (SetKind.recordExport); reads nothing
+ * more until its pages are asked for.
  */
-const EXPORTED_SUBJECTS: Partial<Record<DataSetItemType, typeof userSetSubjects>> = {
-  user: userSetSubjects,
-  computedResult: computedResultSubjects,
-};
-
-/**
- * exportDataSet: checks its parameters and the set as getDataSetPage does (missing or malformed
- * dataSetId, unknown or expired set, another requester's), then the format; records the export
- * of a user or results set in the access log (the set's members, named by the database); reads
- * nothing more until its chunks are asked for.
- */
-export async function exportDataSet(
+export async function openDataSetExport(
   ctx: RequestContext,
   dataSetId: RawParam,
   format: RawParam,
   options: { chunkSize?: number } = {},
-): Promise<DataSetExport> {
+): Promise<DataSetChunks> {
   const id = requiredIdParam(ctx, 'dataSetId', dataSetId);
   const chosen = exportFormat(ctx, format);
   const set = await requireReadableDataSet(ctx, id);
@@ -128,15 +103,6 @@ export async function exportDataSet(
   // instance's memory, so a set an erasure deleted is a 404 before the file starts.
   await confirmStillStored(ctx, set);
   const chunkSize = options.chunkSize ?? EXPORT_CHUNK_SIZE;
-  const subjects = EXPORTED_SUBJECTS[set.itemType];
-  if (subjects) await recordAccess(ctx, subjects(set.id));
-  return {
-    format: chosen,
-    dataSetId: set.id,
-    itemType: set.itemType,
-    totalNumberOfItems: set.totalNumberOfItems,
-    resultsShape:
-      set.itemType === 'computedResult' ? storedResultsShape(set.parameters) : undefined,
-    chunks: () => chunksOf(ctx, set, chunkSize),
-  };
+  await kindOf(set.itemType).recordExport?.(ctx, set.id);
+  return { format: chosen, set, pages: () => chunksOf(ctx, set, chunkSize) };
 }

@@ -8,16 +8,17 @@ import {
   requireReadableDataSet,
   requireReadableDataSets,
 } from './data-set.access';
-import { kindOf } from './data-set.kinds';
+import { kindOf } from './set-kind';
 import { pageOf } from './data-set.paging';
 import { isGiven, type RawParam } from './data-set.params';
 import { createDataSetFrom } from './data-set.store';
 import type { DataSetOptions, DataSetPage } from './data-set.types';
 
 /**
- * The operations on sets themselves (contract.md §6): getDataSetPage and computeDataSet. The
- * roles they rest on have modules of their own, re-exported here for the transports and jobs:
- * data-set.store (writing), data-set.access (who may read), data-set.paging, data-set.purge.
+ * The operations on sets themselves (contract.md §6), whatever their kind: getDataSetPage and
+ * computeDataSet. The roles they rest on have modules of their own, re-exported here for the
+ * transports and jobs: data-set.store (writing), data-set.access (who may read),
+ * data-set.paging, data-set.purge. Kinds are registered by services/set-kinds (set-kind.ts).
  */
 
 export type {

@@ -8,7 +8,7 @@ import { membersInsert } from '../../src/services/sets/data-set.store';
 // membersInsert finds each kind's members table in the registry of set kinds.
 import '../../src/services/set-kinds/set-kinds.registry';
 import type { ResultsRequest } from '../../src/services/results/result-parameters';
-import { resultsQuery } from '../../src/services/results/results.sql';
+import { resultsQuery } from '../../src/db/sql/results.sql';
 import { RESULT_TYPES, timed, type Case } from './results-bench.config';
 import { aggregationOf, type ServicePage } from './results-bench.requests';
 
@@ -102,9 +102,13 @@ export type StatementOf = (c: Case, requesterId: number) => SqlFragment;
  */
 export async function comparedInsertStatement(compareJs: string): Promise<StatementOf> {
   const src = path.dirname(compareJs);
+  // The results query moved into db/sql; a build from before the move has it in services/results.
+  const resultsJs = ['db/sql/results.sql.js', 'services/results/results.sql.js']
+    .map((file) => path.join(src, file))
+    .find((file) => fs.existsSync(file));
   const results = (await import(
-    path.join(src, 'services/results/results.sql.js')
-  )) as typeof import('../../src/services/results/results.sql');
+    resultsJs ?? path.join(src, 'db/sql/results.sql.js')
+  )) as typeof import('../../src/db/sql/results.sql');
   // The set engine moved into services/sets, its kinds registered by services/set-kinds; a build
   // from before the move has it in services/data-sets, kinds and all.
   const registryJs = path.join(src, 'services/set-kinds/set-kinds.registry.js');

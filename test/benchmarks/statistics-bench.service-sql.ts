@@ -8,12 +8,12 @@ import type { SqlFragment } from '../../src/db/sql/sql-fragment';
 import { membersInsert } from '../../src/services/sets/data-set.store';
 // membersInsert finds each kind's members table in the registry of set kinds.
 import '../../src/services/set-kinds/set-kinds.registry';
-import { storedSets } from '../../src/services/results/result-attempts.sql';
+import { storedSets } from '../../src/db/sql/result-attempts.sql';
 import {
   questionStatisticsQuery,
   quizStatisticsQuery,
   type StatisticsRequest,
-} from '../../src/services/statistics/statistics.sql';
+} from '../../src/db/sql/statistics.sql';
 import { timed } from './results-bench.config';
 import { printExplain, type ExplainRow } from './results-bench.explain';
 import { SCRATCH_SET_ID } from './results-bench.floor';

@@ -1,7 +1,7 @@
 import type { FormattedExecutionResult } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { RESULT_TYPES } from '../../src/services/results/result-types.registry';
+import { RESULT_TYPES } from '../../src/domain/results/result-types.registry';
 import { graphql } from './graphql';
 
 /**

@@ -5,9 +5,9 @@ import { createDataSet, getPage } from '../../src/services/sets/data-set.service
 import type { ResultRow } from '../../src/services/sets/data-set.types';
 import { computedResultItems } from '../../src/services/results/computed-result.views';
 import { parseResultsRequest } from '../../src/services/results/result-parameters';
-import { RESULT_TYPES } from '../../src/services/results/result-types.registry';
+import { RESULT_TYPES } from '../../src/domain/results/result-types.registry';
 import { getResults, resultsScope } from '../../src/services/results/results.service';
-import { selectResults } from '../../src/services/results/results.sql';
+import { selectResults } from '../../src/db/sql/results.sql';
 import { BACKENDS, openBackend } from '../helpers/database';
 import { serviceContext } from '../helpers/service-context';
 

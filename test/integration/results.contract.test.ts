@@ -10,7 +10,7 @@ import { generateData } from '../../src/data/generate/synthetic-data';
 import { DataSet } from '../../src/db/entities';
 import type { AttemptScope } from '../../src/domain/policy/access.policy';
 import { parseResultsRequest } from '../../src/services/results/result-parameters';
-import { resultsQuery } from '../../src/services/results/results.sql';
+import { resultsQuery } from '../../src/db/sql/results.sql';
 import { membersInsert } from '../../src/services/sets/data-set.store';
 import { dialectNamed } from '../../src/db/sql/dialect';
 import { startTestApp, type TestApp } from '../helpers/app';

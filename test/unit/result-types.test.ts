@@ -6,7 +6,7 @@ import { roundedSql } from '../../src/db/sql/rounding.sql';
 import { DATA_SET_KINDS } from '../../src/services/set-kinds/set-kinds.registry';
 import { membersInsert } from '../../src/services/sets/data-set.store';
 import { computedResultItems } from '../../src/services/results/computed-result.views';
-import { AGGREGATION_FUNCTIONS } from '../../src/services/results/aggregation-functions.registry';
+import { AGGREGATION_FUNCTIONS } from '../../src/domain/results/aggregation-functions.registry';
 import {
   parseResultsRequest,
   resultsParametersJson,
@@ -18,8 +18,8 @@ import {
   RESULT_TYPES,
   valueSql,
   type AttemptMeasureName,
-} from '../../src/services/results/result-types.registry';
-import { resultsQuery, selectResults } from '../../src/services/results/results.sql';
+} from '../../src/domain/results/result-types.registry';
+import { resultsQuery, selectResults } from '../../src/db/sql/results.sql';
 
 /**
  * The result type registry is the one place a statistic is defined: the parser, the SQL

@@ -42,3 +42,13 @@ export function quizFlagsSql(
     params: [userId, ...quizIds],
   };
 }
+
+/** Groups with their member counts (`nb`); a group that is gone has no row. */
+export function userGroupsWithCountsSql(dialect: Dialect, ids: readonly number[]): SqlStatement {
+  return {
+    sql: `SELECT g.id AS id, g.name AS name,
+            (SELECT COUNT(*) FROM user_group_members m WHERE m.group_id = g.id) AS nb
+       FROM user_groups g WHERE g.id IN (${dialect.placeholders(ids.length)})`,
+    params: [...ids],
+  };
+}

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { toNumber } from '../../db/sql/dialect';
+import { userGroupsWithCountsSql } from '../../db/sql/entity-reads.sql';
 import { readableQuizzes } from '../quizzes/quiz.service';
 import { quizView, type QuizView } from '../quizzes/quiz.views';
 import { userView, type UserView } from '../users/user.views';
@@ -35,11 +36,10 @@ export async function userGroupItems(
   ids: readonly number[],
 ): Promise<UserGroupView[]> {
   if (ids.length === 0) return [];
+  const { sql, params } = userGroupsWithCountsSql(ctx.db.dialect, ids);
   const rows = await ctx.loaders.reader.rows<{ id: unknown; name: string; nb: unknown }>(
-    `SELECT g.id AS id, g.name AS name,
-            (SELECT COUNT(*) FROM user_group_members m WHERE m.group_id = g.id) AS nb
-       FROM user_groups g WHERE g.id IN (${ctx.db.dialect.placeholders(ids.length)})`,
-    [...ids],
+    sql,
+    params,
   );
   const byId = new Map(
     rows.map((row) => [

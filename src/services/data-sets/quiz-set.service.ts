@@ -3,16 +3,8 @@ import { aggregateAttemptScope, quizScope } from '../../domain/policy/access.pol
 import { Errors } from '../../errors';
 import { createDataSet } from '../sets/data-set.store';
 import type { DataSetOptions, DataSetPage } from '../sets/data-set.types';
-import {
-  isGiven,
-  parseDateInterval,
-  parseIdParam,
-  type DateInterval,
-  type RawParam,
-} from '../sets/data-set.params';
-import { type SqlCondition } from './data-set.sql';
-import type { Dialect } from '../../db/sql/dialect';
-import { attemptScopeSql, quizScopeSql } from '../../db/sql/access-policy.sql';
+import { isGiven, parseDateInterval, parseIdParam, type RawParam } from '../sets/data-set.params';
+import { quizSetSelectSql, type QuizSetFilterValues } from '../../db/sql/set-filters.sql';
 import type { SqlFragment } from '../../db/sql/sql-fragment';
 
 /** getQuizSet filters (contract.md §6); each is optional, at least one is required. */
@@ -53,43 +45,10 @@ export const QUIZ_SET_FILTER_NAMES = QUIZ_SET_FILTERS.join('|');
 /** More words than this is a BadParameterException: each word is one more condition per quiz. */
 export const MAX_KEYWORDS = 20;
 
-/** Each word must be somewhere in the quiz: title, a tag, author's first or last name, a question title or its propositions (JSON text). */
-function keywordCondition(dialect: Dialect, word: string): SqlCondition {
-  const pattern = dialect.likeContains(word);
-  return {
-    sql: `(q.title LIKE ? ${dialect.likeEscape}
-       OR EXISTS (SELECT 1 FROM quiz_tags kt
-                   WHERE kt.quiz_id = q.id AND kt.tag LIKE ? ${dialect.likeEscape})
-       OR EXISTS (SELECT 1 FROM users ku
-                   WHERE ku.id = q.author_id
-                     AND (ku.first_name LIKE ? ${dialect.likeEscape} OR ku.last_name LIKE ? ${dialect.likeEscape}))
-       OR EXISTS (SELECT 1 FROM questions kq
-                   WHERE kq.quiz_id = q.id
-                     AND (kq.title LIKE ? ${dialect.likeEscape} OR kq.propositions LIKE ? ${dialect.likeEscape})))`,
-    params: [pattern, pattern, pattern, pattern, pattern, pattern],
-  };
-}
-
-function intervalCondition(
-  ctx: RequestContext,
-  column: string,
-  interval: DateInterval,
-): SqlCondition {
-  return {
-    sql: `(${column} >= ? AND ${column} ${interval.toExclusive ? '<' : '<='} ?)`,
-    params: [ctx.db.dialect.date(interval.from), ctx.db.dialect.date(interval.to)],
-  };
-}
-
-/** The quizzes the requester may list (the policy's scope, as SQL). */
-function scopeCondition(ctx: RequestContext): SqlCondition {
-  return quizScopeSql(quizScope(ctx.requester), 'q');
-}
-
-/** The WHERE conditions of the filters given; every value is checked before any SQL runs. */
-function filterConditions(ctx: RequestContext, filters: QuizSetFilters): SqlCondition[] {
+/** The filters given, each checked before any SQL is built. */
+function checkedFilters(ctx: RequestContext, filters: QuizSetFilters): QuizSetFilterValues {
   const op = ctx.operation;
-  const conditions: SqlCondition[] = [];
+  const values: QuizSetFilterValues = {};
   const given = <K extends keyof QuizSetFilters>(name: K) => {
     const value = filters[name];
     return isGiven(value) ? value : undefined;
@@ -101,56 +60,33 @@ function filterConditions(ctx: RequestContext, filters: QuizSetFilters): SqlCond
     if (words.length > MAX_KEYWORDS) {
       throw Errors.badParameter(op, 'keywords', keywords, `at most ${MAX_KEYWORDS} words`);
     }
-    conditions.push(...words.map((word) => keywordCondition(ctx.db.dialect, word)));
+    values.keywords = words;
   }
   const quizId = given('quizId');
-  if (quizId !== undefined) {
-    conditions.push({ sql: 'q.id = ?', params: [parseIdParam(op, 'quizId', quizId)] });
-  }
+  if (quizId !== undefined) values.quizId = parseIdParam(op, 'quizId', quizId);
   const tag = given('tag');
-  if (tag !== undefined) {
-    // LIKE without wildcards: equality that is case-insensitive on every dialect.
-    conditions.push({
-      sql: `q.id IN (SELECT t.quiz_id FROM quiz_tags t WHERE t.tag LIKE ? ${ctx.db.dialect.likeEscape})`,
-      params: [ctx.db.dialect.likeLiteral(String(tag).trim())],
-    });
-  }
+  if (tag !== undefined) values.tag = String(tag).trim();
   const author = given('author');
-  if (author !== undefined) {
-    conditions.push({ sql: 'q.author_id = ?', params: [parseIdParam(op, 'author', author)] });
-  }
+  if (author !== undefined) values.author = parseIdParam(op, 'author', author);
   const player = given('player');
   if (player !== undefined) {
     // What a pupil played is read within the requester scope (contract.md §6).
-    const seen = attemptScopeSql(
-      aggregateAttemptScope(ctx.requester, ctx.config.privacy.legacyOpenReads),
-      'pa',
-    );
-    conditions.push({
-      sql: `q.id IN (SELECT pq.quiz_id FROM session_quizzes pq
-                       JOIN session_attendees pa ON pa.session_id = pq.session_id
-                      WHERE pa.user_id = ?${seen ? ` AND ${seen.sql}` : ''})`,
-      params: [parseIdParam(op, 'player', player), ...(seen?.params ?? [])],
-    });
+    values.player = {
+      userId: parseIdParam(op, 'player', player),
+      seen: aggregateAttemptScope(ctx.requester, ctx.config.privacy.legacyOpenReads),
+    };
   }
   const sessionId = given('sessionId');
-  if (sessionId !== undefined) {
-    conditions.push({
-      sql: 'q.id IN (SELECT sq.quiz_id FROM session_quizzes sq WHERE sq.session_id = ?)',
-      params: [parseIdParam(op, 'sessionId', sessionId)],
-    });
-  }
+  if (sessionId !== undefined) values.sessionId = parseIdParam(op, 'sessionId', sessionId);
   const creationDate = given('creationDate');
   if (creationDate !== undefined) {
-    const interval = parseDateInterval(op, 'creationDate', String(creationDate));
-    conditions.push(intervalCondition(ctx, 'q.creation_date', interval));
+    values.creationDate = parseDateInterval(op, 'creationDate', String(creationDate));
   }
   const modificationDate = given('modificationDate');
   if (modificationDate !== undefined) {
-    const interval = parseDateInterval(op, 'modificationDate', String(modificationDate));
-    conditions.push(intervalCondition(ctx, 'q.last_change_date', interval));
+    values.modificationDate = parseDateInterval(op, 'modificationDate', String(modificationDate));
   }
-  return conditions;
+  return values;
 }
 
 /**
@@ -171,11 +107,9 @@ export async function getQuizSet(
  * `id`: what getQuizSet stores, and what live results read without storing it.
  */
 export function quizSetSelect(ctx: RequestContext, filters: QuizSetFilters): SqlFragment {
-  const conditions = filterConditions(ctx, filters);
-  if (conditions.length === 0) throw Errors.missingParameter(ctx.operation, QUIZ_SET_FILTER_NAMES);
-  const where = [scopeCondition(ctx), ...conditions];
-  return {
-    sql: `SELECT q.id AS id FROM quizzes q WHERE ${where.map((c) => c.sql).join(' AND ')}`,
-    params: where.flatMap((c) => c.params),
-  };
+  const values = checkedFilters(ctx, filters);
+  if (Object.keys(values).length === 0) {
+    throw Errors.missingParameter(ctx.operation, QUIZ_SET_FILTER_NAMES);
+  }
+  return quizSetSelectSql(ctx.db.dialect, quizScope(ctx.requester), values);
 }

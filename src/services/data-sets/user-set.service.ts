@@ -9,8 +9,11 @@ import { requireReadableDataSet } from '../sets/data-set.access';
 import { createDataSet } from '../sets/data-set.store';
 import type { DataSetOptions, DataSetPage } from '../sets/data-set.types';
 import { isGiven, parseBooleanParam, parseIdParam, type RawParam } from '../sets/data-set.params';
-import type { SqlCondition } from './data-set.sql';
-import { attemptScopeSql, groupScopeSql } from '../../db/sql/access-policy.sql';
+import {
+  userGroupSetSelectSql,
+  userSetSelectSql,
+  type UserSetFilterValues,
+} from '../../db/sql/set-filters.sql';
 import type { SqlFragment } from '../../db/sql/sql-fragment';
 
 /** getUserSet filters (contract.md §6); the AND of those given. */
@@ -55,39 +58,20 @@ export async function userSetSelect(
   if (isGiven(raisedHand) && !isGiven(sessionId)) {
     throw Errors.badParameter(op, 'raisedHand', raisedHand, 'is only allowed with sessionId');
   }
-  const conditions: SqlCondition[] = [];
-  if (isGiven(userId)) {
-    conditions.push({ sql: 'u.id = ?', params: [parseIdParam(op, 'userId', userId)] });
-  }
+  const values: UserSetFilterValues = {};
+  if (isGiven(userId)) values.userId = parseIdParam(op, 'userId', userId);
   if (isGiven(sessionId)) {
     const session = parseIdParam(op, 'sessionId', sessionId);
     const hand = isGiven(raisedHand) ? parseBooleanParam(op, 'raisedHand', raisedHand) : null;
     await requireAttendanceReadable(ctx, session);
-    conditions.push(
-      hand !== null
-        ? {
-            sql: `u.id IN (SELECT a.user_id FROM session_attendees a
-                            WHERE a.session_id = ? AND a.raised_hand = ?)`,
-            params: [session, hand ? 1 : 0],
-          }
-        : {
-            sql: 'u.id IN (SELECT a.user_id FROM session_attendees a WHERE a.session_id = ?)',
-            params: [session],
-          },
-    );
+    values.session = { sessionId: session, raisedHand: hand };
   }
   if (isGiven(quizId)) {
     // Who played a quiz is read within the requester scope (contract.md §6).
-    const seen = attemptScopeSql(
-      aggregateAttemptScope(ctx.requester, ctx.config.privacy.legacyOpenReads),
-      'pa',
-    );
-    conditions.push({
-      sql: `u.id IN (SELECT pa.user_id FROM session_attendees pa
-                       JOIN session_quizzes pq ON pq.session_id = pa.session_id
-                      WHERE pq.quiz_id = ?${seen ? ` AND ${seen.sql}` : ''})`,
-      params: [parseIdParam(op, 'quizId', quizId), ...(seen?.params ?? [])],
-    });
+    values.quiz = {
+      quizId: parseIdParam(op, 'quizId', quizId),
+      seen: aggregateAttemptScope(ctx.requester, ctx.config.privacy.legacyOpenReads),
+    };
   }
   // Checked last: the only filter that reads the database before the set is made.
   if (isGiven(userGroupSetId)) {
@@ -101,18 +85,10 @@ export async function userSetSelect(
         `is a set of ${groupSet.itemType} items, not of userGroup items`,
       );
     }
-    conditions.push({
-      sql: `u.id IN (SELECT gm.user_id FROM data_set_items gd
-                       JOIN user_group_members gm ON gm.group_id = gd.item_id
-                      WHERE gd.data_set_id = ?)`,
-      params: [groupSetId],
-    });
+    values.userGroupSetId = groupSetId;
   }
-  if (conditions.length === 0) throw Errors.missingParameter(op, USER_SET_FILTER_NAMES);
-  return {
-    sql: `SELECT u.id AS id FROM users u WHERE ${conditions.map((c) => c.sql).join(' AND ')}`,
-    params: conditions.flatMap((c) => c.params),
-  };
+  if (Object.keys(values).length === 0) throw Errors.missingParameter(op, USER_SET_FILTER_NAMES);
+  return userSetSelectSql(values);
 }
 
 /**
@@ -162,20 +138,7 @@ export async function getUserGroupSet(
 ): Promise<DataSetPage> {
   const scope = groupScope(ctx.requester);
   if (!scope) throw Errors.unauthenticated(ctx.operation, 'an access token is required');
-  const conditions: SqlCondition[] = [];
-  conditions.push(groupScopeSql(scope, 'g'));
-  if (isGiven(filters.search)) {
-    conditions.push({
-      sql: `g.name LIKE ? ${ctx.db.dialect.likeEscape}`,
-      params: [ctx.db.dialect.likePrefix(String(filters.search))],
-    });
-  }
-  const where = conditions.length ? conditions.map((c) => c.sql).join(' AND ') : '1 = 1';
-  return createDataSet(
-    ctx,
-    'userGroup',
-    `SELECT g.id AS id FROM user_groups g WHERE ${where}`,
-    conditions.flatMap((c) => c.params),
-    options,
-  );
+  const search = isGiven(filters.search) ? String(filters.search) : undefined;
+  const select = userGroupSetSelectSql(ctx.db.dialect, scope, search);
+  return createDataSet(ctx, 'userGroup', select.sql, select.params, options);
 }

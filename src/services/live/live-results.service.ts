@@ -14,8 +14,8 @@ import {
   type ResultsOptions,
 } from '../results/result-parameters';
 import { resultsScope } from '../results/results.service';
-import { resultsSubjectsOver, selectResultsOver } from '../results/results.sql';
-import type { ResultsSets } from '../results/result-attempts.sql';
+import { resultsSubjectsOver, selectResultsOver } from '../../db/sql/results.sql';
+import type { ResultsSets } from '../../db/sql/result-attempts.sql';
 import { recordAccess } from '../access-log/access-log.service';
 import { requesterStillAllowed } from '../auth/credentials.service';
 import { CoalescingStream } from './coalescing.stream';

@@ -2,7 +2,7 @@ import { computedResultSubjects } from '../../db/sql/access-log.sql';
 import { recordAccess } from '../access-log/access-log.service';
 import type { SetKind } from '../sets/set-kind';
 import { computedResultItems, type ComputedResultView } from './computed-result.views';
-import { RESULT_COLUMNS } from './result-types.registry';
+import { RESULT_COLUMNS } from '../../domain/results/result-types.registry';
 
 /**
  * Sets of computed results (getResults): rows in computed_results. Every result column is read;

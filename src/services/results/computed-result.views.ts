@@ -1,7 +1,7 @@
 import { toNumber } from '../../db/sql/dialect';
 import type { DataSetPage, ResultRow } from '../sets/data-set.types';
 import { storedResultsShape, type StoredResultsShape } from './result-parameters';
-import { resultTypeDefinition, type ResultType } from './result-types.registry';
+import { resultTypeDefinition, type ResultType } from '../../domain/results/result-types.registry';
 
 /** The items of computed results sets, stored or read live, for both transports (contract.md §7). */
 

@@ -1,21 +1,38 @@
 import { Errors } from '../../errors';
 import { isGiven, parseIdParam, type RawParam } from '../sets/data-set.params';
-import { AGGREGATION_FUNCTIONS, type AggregationFunction } from './aggregation-functions.registry';
-import { isResultType, RESULT_TYPES, type ResultType } from './result-types.registry';
+import { AGGREGATION_FUNCTIONS } from '../../domain/results/aggregation-functions.registry';
+import {
+  isResultType,
+  RESULT_TYPES,
+  type ResultType,
+} from '../../domain/results/result-types.registry';
+import {
+  GROUP_BY,
+  INCLUDE_QUIZZES,
+  type GroupBy,
+  type ResultsOptions,
+  type ResultsRequest,
+} from '../../domain/results/results-request';
 
 /**
  * The parameters of getResults (contract.md §7): parsed from what either transport hands over,
  * and kept as JSON in data_sets.parameters so that every page of a result set reads alike.
  */
 
-export { AGGREGATION_FUNCTIONS, type AggregationFunction } from './aggregation-functions.registry';
-export { RESULT_TYPES, type ResultType } from './result-types.registry';
-
-export const GROUP_BY = ['user', 'quiz'] as const;
-export type GroupBy = (typeof GROUP_BY)[number];
-
-export const INCLUDE_QUIZZES = ['answered', 'all'] as const;
-export type IncludeQuizzes = (typeof INCLUDE_QUIZZES)[number];
+export {
+  AGGREGATION_FUNCTIONS,
+  type AggregationFunction,
+} from '../../domain/results/aggregation-functions.registry';
+export { RESULT_TYPES, type ResultType } from '../../domain/results/result-types.registry';
+export {
+  GROUP_BY,
+  INCLUDE_QUIZZES,
+  type Aggregation,
+  type GroupBy,
+  type IncludeQuizzes,
+  type ResultsOptions,
+  type ResultsRequest,
+} from '../../domain/results/results-request';
 
 /** Sessions one request may name: each is a bound parameter of the statement. */
 export const MAX_SESSION_IDS = 1000;
@@ -34,25 +51,6 @@ export interface RawResultsParams {
   sessionId?: RawParam;
   includeQuizzes?: RawParam;
   numberOfItemsPerPage?: RawParam;
-}
-
-/** Aggregated results: the functions in the order asked, per user or per quiz. */
-export interface Aggregation {
-  functions: AggregationFunction[];
-  groupBy: GroupBy;
-}
-
-/** A checked request; also what data_sets.parameters records (with the two set ids). */
-export interface ResultsRequest {
-  userSetId: number;
-  quizSetId: number;
-  /** In the order asked, without repeats. */
-  resultTypes: ResultType[];
-  /** Absent: detailed results (one item per attempt). */
-  aggregation: Aggregation | null;
-  includeQuizzes: IncludeQuizzes;
-  /** Absent: every session. */
-  sessionIds: number[] | null;
 }
 
 function listItems(value: RawListParam): string[] | undefined {
@@ -150,9 +148,6 @@ export function parseSessions(
   });
   return [...new Set(ids)].sort((a, b) => a - b);
 }
-
-/** A results request before its two sets are named (getSessionResults makes them). */
-export type ResultsOptions = Omit<ResultsRequest, 'userSetId' | 'quizSetId'>;
 
 /**
  * Checks every parameter but the sets. Errors name the parameter: MissingParameterException for

@@ -18,7 +18,7 @@ import {
   type RawResultsParams,
   type ResultsOptions,
 } from './result-parameters';
-import { resultsQuery } from './results.sql';
+import { resultsQuery } from '../../db/sql/results.sql';
 
 export type { RawResultsParams } from './result-parameters';
 

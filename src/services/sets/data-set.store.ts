@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/request-context';
 import { expiryIn } from '../../db/entities/column-types';
-import { DataSet } from '../../db/entities/data-set.entity';
+import { newDataSet } from '../../db/data-sets.store';
 import type { DataSetItemType } from '../../domain/data-sets/item-types';
 import { idMembers } from '../../db/sql/data-set.sql';
 import { insertStatement, type RowsQuery } from '../../db/sql/rows-query.sql';
@@ -35,7 +35,7 @@ export async function createDataSetWith(
     ctx.config.pageSize,
   );
   const now = new Date();
-  const set = ctx.db.write.getRepository(DataSet).create({
+  const set = newDataSet(ctx.db, {
     itemType,
     ...dataSetOwner(ctx.requester),
     totalNumberOfItems: 0,

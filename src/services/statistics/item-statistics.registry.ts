@@ -2,7 +2,7 @@
  * The registry of item analysis statistics (contract.md §12): every field of a questionStatistic
  * and of a quizStatistic, once, with its column in the members table and how its value is read.
  * The set kinds take their page columns from here, the views their fields, the REST reference
- * and the exports their lists; the SQL that computes them is statistics.sql.ts.
+ * and the exports their lists; the SQL that computes them is src/db/sql/statistics.sql.ts.
  */
 
 /** How a stored value becomes the field's value. */

@@ -8,7 +8,7 @@ import { selectStatement } from '../../db/sql/rows-query.sql';
 import { requireReadableDataSet } from '../sets/data-set.access';
 import { createDataSetFrom } from '../sets/data-set.store';
 import type { DataSetPage, ResultRow } from '../sets/data-set.types';
-import { storedSets } from '../results/result-attempts.sql';
+import { storedSets } from '../../db/sql/result-attempts.sql';
 import { parseSessions, requiredId, type RawListParam } from '../results/result-parameters';
 import { requireUserAndQuizSets } from '../results/results.service';
 import { accessLogOfSet } from '../access-log/access-log.service';
@@ -17,7 +17,7 @@ import {
   questionStatisticsQuery,
   quizStatisticsQuery,
   type StatisticsRequest,
-} from './statistics.sql';
+} from '../../db/sql/statistics.sql';
 
 /**
  * Item analysis (contract.md §12): statistics of the questions and quizzes of a quiz set over

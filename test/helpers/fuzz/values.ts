@@ -267,8 +267,8 @@ export const searchValues = values(
 export { QUIZ_ATTRIBUTE_NAMES } from '../../../src/services/attributes/item-attribute';
 /** The user attributes, and names a client might try that must be refused. */
 export const USER_ATTRIBUTE_NAMES = [...SERVICE_USER_ATTRIBUTES, 'email', 'passwordHash', 'id'];
-export { RESULT_TYPES } from '../../../src/services/results/result-types.registry';
-export { AGGREGATION_FUNCTIONS } from '../../../src/services/results/aggregation-functions.registry';
+export { RESULT_TYPES } from '../../../src/domain/results/result-types.registry';
+export { AGGREGATION_FUNCTIONS } from '../../../src/domain/results/aggregation-functions.registry';
 export const GROUP_BY = ['user', 'quiz'];
 export const INCLUDE_QUIZZES = ['answered', 'all'];
 export const SET_OPERATORS = ['union', 'intersection', 'difference'];

@@ -13,7 +13,7 @@ import { PAGE_SCHEMAS } from './openapi.page-schemas';
 import { SESSION_SCHEMAS } from './openapi.session-schemas';
 import { PERSONAL_DATA_SCHEMAS } from './openapi.personal-data-schemas';
 import { AGGREGATION_FUNCTIONS, RESULT_TYPES } from '../../../services/results/result-parameters';
-import { resultTypeDefinition } from '../../../services/results/result-types.registry';
+import { resultTypeDefinition } from '../../../domain/results/result-types.registry';
 import {
   QUESTION_STATISTIC_FIELDS,
   QUIZ_STATISTIC_FIELDS,

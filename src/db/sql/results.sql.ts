@@ -1,28 +1,27 @@
-import type { Dialect } from '../../db/sql/dialect';
-import { roundedSql } from '../../db/sql/rounding.sql';
-import {
-  selectColumn,
-  selectStatement,
-  type QueryColumn,
-  type RowsQuery,
-} from '../../db/sql/rows-query.sql';
-import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import type { AttemptScope } from '../../domain/policy/access.policy';
-import { storedSets, valuedStages, type ResultsSets } from './result-attempts.sql';
-import { attemptScopeSql } from '../../db/sql/access-policy.sql';
 import {
   AGGREGATIONS,
   aggregationDefinition,
   type AggregationDefinition,
   type AggregationFunction,
-} from './aggregation-functions.registry';
-import type { ResultsOptions, ResultsRequest } from './result-parameters';
-import { resultTypeDefinition, type ResultTypeDefinition } from './result-types.registry';
+} from '../../domain/results/aggregation-functions.registry';
+import {
+  resultTypeDefinition,
+  type ResultTypeDefinition,
+} from '../../domain/results/result-types.registry';
+import type { ResultsOptions, ResultsRequest } from '../../domain/results/results-request';
+import { attemptScopeSql } from './access-policy.sql';
+import type { Dialect } from './dialect';
+import { storedSets, valuedStages, type ResultsSets } from './result-attempts.sql';
+import { roundedSql } from './rounding.sql';
+import { selectColumn, selectStatement, type QueryColumn, type RowsQuery } from './rows-query.sql';
+import type { SqlFragment, SqlParam } from './sql-fragment';
 
 /**
  * The query that computes results inside the database (contract.md §7), from the registries of
- * result types and aggregation functions: one SELECT that runs on its own (selectResults), or
- * that the set store writes into a computedResult set (INSERT … SELECT, see data-set.store.ts).
+ * result types and aggregation functions (src/domain/results): one SELECT that runs on its own
+ * (selectResults), or that the set store writes into a computedResult set (INSERT … SELECT, see
+ * services/sets/data-set.store.ts).
  * Dialects differ only where their SQL does (ctx.db.dialect): whole-second datetime differences
  * and integer division.
  *
@@ -34,9 +33,6 @@ import { resultTypeDefinition, type ResultTypeDefinition } from './result-types.
  *   contract.md §7), every member of the grouping set included, medians and deviations by
  *   window functions.
  * Every value is rounded once, by roundedSql, as it leaves the query.
- *
- * This stays beside the registries rather than under src/db/sql: it is built from them and from
- * the request and access policy, which the database layer must not import.
  */
 
 function idColumns(userId: string, quizId: string, sessionId: string, fn: string): QueryColumn[] {

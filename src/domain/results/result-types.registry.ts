@@ -1,4 +1,3 @@
-import type { Dialect } from '../../db/sql/dialect';
 import type { AggregationFunction } from './aggregation-functions.registry';
 
 /**
@@ -11,6 +10,15 @@ import type { AggregationFunction } from './aggregation-functions.registry';
  */
 
 /**
+ * The SQL functions whose spelling differs between databases that a measure or a value may
+ * call: the database layer's Dialect (src/db/sql/dialect.ts) is one.
+ */
+export interface ResultSqlDialect {
+  /** Whole seconds from one datetime expression to another. */
+  secondsBetween(fromSql: string, toSql: string): string;
+}
+
+/**
  * What the answers of one attempt (one user, one quiz, one session) give, computed once per
  * attempt whatever the result types that read it. Every measure is an aggregate over the
  * attempt's answers `a` (answers columns: good, answered_at, ...).
@@ -18,7 +26,7 @@ import type { AggregationFunction } from './aggregation-functions.registry';
 export interface AttemptMeasure {
   /** Its column in the attempts stage. */
   column: string;
-  sql(dialect: Dialect): string;
+  sql(dialect: ResultSqlDialect): string;
   /** Its value in a zero attempt (includeQuizzes=all: a pair without any answer). */
   zero: string;
 }
@@ -53,7 +61,7 @@ export interface ResultTypeDefinition {
    * session_id) among all the attempts of the request, real and zero; window functions over
    * them are allowed. With `readsQuiz`, `q` is the attempt's row of quizzes.
    */
-  value(dialect: Dialect): string;
+  value(dialect: ResultSqlDialect): string;
   readsQuiz?: boolean;
   /**
    * A score (contract.md §7): surveys have none, so its value is null for an attempt on a survey
@@ -137,7 +145,7 @@ export function readsQuiz(type: ResultTypeDefinition): boolean {
  * The type's value for one attempt `t`, as the results query selects it: a score is null on a
  * survey quiz (contract.md §7), decided here once rather than by each score's expression.
  */
-export function valueSql(type: ResultTypeDefinition, dialect: Dialect): string {
+export function valueSql(type: ResultTypeDefinition, dialect: ResultSqlDialect): string {
   const value = type.value(dialect);
   return type.scored ? `CASE WHEN q.survey = 1 THEN NULL ELSE ${value} END` : value;
 }

@@ -1,8 +1,4 @@
-import type { Dialect } from '../../db/sql/dialect';
-import { storedMembers, type MemberSource } from '../../db/sql/member-sources.sql';
-import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import type { AttemptScope } from '../../domain/policy/access.policy';
-import type { ResultsOptions, ResultsRequest } from './result-parameters';
 import {
   ATTEMPT_MEASURES,
   readsQuiz,
@@ -10,8 +6,12 @@ import {
   valueSql,
   type AttemptMeasure,
   type AttemptMeasureName,
-} from './result-types.registry';
-import { attemptScopeSql } from '../../db/sql/access-policy.sql';
+} from '../../domain/results/result-types.registry';
+import type { ResultsOptions, ResultsRequest } from '../../domain/results/results-request';
+import { attemptScopeSql } from './access-policy.sql';
+import type { Dialect } from './dialect';
+import { storedMembers, type MemberSource } from './member-sources.sql';
+import type { SqlFragment, SqlParam } from './sql-fragment';
 
 /**
  * The stages every results query starts with (CTEs), built from the result type registry:
@@ -23,7 +23,7 @@ import { attemptScopeSql } from '../../db/sql/access-policy.sql';
  *   may see (every attempt under the scope `all`);
  * - `valued`: one DOUBLE per result type, named as its computed_results column; percentiles by
  *   window functions over each quiz, so over every real attempt, seen or not, and the zeros;
- *   scores null on surveys (result-types.registry.ts).
+ *   scores null on surveys (domain/results/result-types.registry.ts).
  * A requester who sees nothing (scope `none`: an anonymous requester's aggregates) gets no row
  * at all, real or zero, and no answer is read.
  * The two sets are stored sets (getResults) or SELECTs of ids (a session's attendees and quizzes,

@@ -1,15 +1,16 @@
-import type { Dialect } from '../../db/sql/dialect';
-import { attemptScopeSql } from '../../db/sql/access-policy.sql';
-import { roundedSql } from '../../db/sql/rounding.sql';
-import type { RowsQuery } from '../../db/sql/rows-query.sql';
-import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import type { AttemptScope } from '../../domain/policy/access.policy';
 import { QUIZ_LIMITS } from '../../domain/quizzes/quiz-content.validator';
-import { sessionFilter, type ResultsSets } from '../results/result-attempts.sql';
+import { attemptScopeSql } from './access-policy.sql';
+import type { Dialect } from './dialect';
+import { sessionFilter, type ResultsSets } from './result-attempts.sql';
+import { roundedSql } from './rounding.sql';
+import type { RowsQuery } from './rows-query.sql';
+import type { SqlFragment, SqlParam } from './sql-fragment';
 
 /**
  * The queries of item analysis (contract.md §12), run inside the database like results: their
- * rows are written into the set by INSERT … SELECT (data-set.store.ts), never read by the process.
+ * rows are written into the set by INSERT … SELECT (services/sets/data-set.store.ts), never read
+ * by the process.
  *
  * Every statistic comes from integer sums, so both dialects compute the same numbers (SQLite has
  * no STDDEV) and ties round alike. For a question with score x (0/1) in an attempt of total T

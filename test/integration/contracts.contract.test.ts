@@ -1,6 +1,14 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { graphQLSchema, printGraphQLSchema } from '../../src/api/graphql/graphql.schema';
-import { OPENAPI_FILE, SCHEMA_FILE, openApiText } from '../../src/api/contracts.emit';
+import {
+  CLIENT_WIRE_TYPES_FILE,
+  OPENAPI_FILE,
+  SCHEMA_FILE,
+  openApiText,
+} from '../../src/api/contracts.emit';
 import { REST_OPERATIONS } from '../../src/api/rest/rest.router';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { loadData } from '../../src/data/import/bulk-loader';
@@ -9,6 +17,8 @@ import { openTestDatabase } from '../helpers/database';
 import { LIVE_CLASS } from '../helpers/fixtures';
 import { ERROR_TABLE } from '../../src/errors';
 import { assertMatchesOpenApi, validated } from '../helpers/openapi-validator';
+
+const EMIT_FILE = path.resolve(__dirname, '../../src/api/contracts.emit.ts');
 
 interface Exception {
   type: string;
@@ -25,6 +35,16 @@ describe('emitted contracts (run `npm run schema:emit` after changing the API)',
 
   it('schema/openapi.json describes exactly the REST operations the router serves', () => {
     expect(openApiText()).toBe(fs.readFileSync(OPENAPI_FILE, 'utf8'));
+  });
+
+  it("the client's wire types (packages/client/src/openapi.generated.ts) are generated from schema/openapi.json", async () => {
+    // openapi-typescript's modules are ES modules, which Jest's module system does not load.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', EMIT_FILE, '--client-wire-types'],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    expect(stdout).toBe(fs.readFileSync(CLIENT_WIRE_TYPES_FILE, 'utf8'));
   });
 });
 

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { isNonNullType, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import { buildSchema, isNonNullType, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import ts from 'typescript';
 import type { DataSource } from 'typeorm';
 import { graphQLSchema } from '../../src/api/graphql/graphql.schema';
+import { openApiDocument } from '../../src/api/rest/openapi/openapi.document';
 import { OPERATION_CATALOG, REST_CATALOG } from '../../src/api/operations/operation-catalog';
 import {
   isDownload,
@@ -85,27 +87,44 @@ describe('the GraphQL schema against the catalog', () => {
   });
 });
 
-describe('the client against the catalog', () => {
-  const CLIENT = path.resolve(__dirname, '../../packages/client/src/quiz-api-client.ts');
+const CLIENT = path.resolve(__dirname, '../../packages/client/src/quiz-api-client.ts');
+const CLIENT_WIRE_TYPES = path.resolve(__dirname, '../../packages/client/src/openapi.generated.ts');
 
+/** The client's sources as TypeScript sees them (its own settings: strict, no Node types). */
+function clientProgram(): {
+  checker: ts.TypeChecker;
+  client: ts.ClassDeclaration;
+  wireTypes: ts.SourceFile;
+} {
+  const program = ts.createProgram([CLIENT, CLIENT_WIRE_TYPES], {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: [],
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const source = program.getSourceFile(CLIENT) as ts.SourceFile;
+  const client = source.statements.find(
+    (node): node is ts.ClassDeclaration =>
+      ts.isClassDeclaration(node) && node.name?.text === 'QuizApiClient',
+  ) as ts.ClassDeclaration;
+  const wireTypes = program.getSourceFile(CLIENT_WIRE_TYPES) as ts.SourceFile;
+  return { checker: program.getTypeChecker(), client, wireTypes };
+}
+
+/** The client method of an operation: its name, or watch<Name> for a subscription. */
+const clientMethodName = (operation: OperationDefinition) =>
+  operation.graphQL === 'subscription'
+    ? `watch${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}`
+    : operation.name;
+
+describe('the client against the catalog', () => {
   /** The property names of the parameter object of each client method (TypeScript's view). */
   function clientParameters(): Map<string, string[]> {
-    const program = ts.createProgram([CLIENT], {
-      strict: true,
-      target: ts.ScriptTarget.ES2022,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      types: [],
-      noEmit: true,
-      skipLibCheck: true,
-    });
-    const checker = program.getTypeChecker();
-    const source = program.getSourceFile(CLIENT) as ts.SourceFile;
-    const declaration = source.statements.find(
-      (node): node is ts.ClassDeclaration =>
-        ts.isClassDeclaration(node) && node.name?.text === 'QuizApiClient',
-    ) as ts.ClassDeclaration;
+    const { checker, client } = clientProgram();
     const methods = new Map<string, string[]>();
-    for (const member of declaration.members) {
+    for (const member of client.members) {
       if (!ts.isMethodDeclaration(member) || !ts.isIdentifier(member.name)) continue;
       const [parameter] = member.parameters;
       let type = parameter ? checker.getTypeAtLocation(parameter) : undefined;
@@ -137,11 +156,116 @@ describe('the client against the catalog', () => {
     );
     expect(subscriptions.length).toBeGreaterThan(0);
     for (const operation of subscriptions) {
-      const method = `watch${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}`;
+      const method = clientMethodName(operation);
       const parameters: readonly ParameterDefinition[] = operation.parameters;
       expect([method, methods.get(method)]).toStrictEqual([
         method,
         parameters.map((parameter) => parameter.name).sort(),
+      ]);
+    }
+  });
+});
+
+/**
+ * The steps the comment above OPERATIONS lists, for every operation: each missed one fails here
+ * by the operation's name (the root fields and client methods are held above, the REST route
+ * and both wires below, schema/ and the client's wire types in contracts.contract.test.ts).
+ */
+describe('every operation has each step of the catalog comment', () => {
+  const SCHEMA_DIR = path.resolve(__dirname, '../../schema');
+  const schemas = (openApiDocument() as { components: { schemas: Record<string, unknown> } })
+    .components.schemas;
+
+  /** The component schemas of an operation's 200 answer on REST. */
+  function outputSchemas(operation: OperationDefinition): string[] {
+    const { rest } = operation;
+    if (!rest) return [];
+    return isDownload(rest) ? Object.values(rest.schemas ?? {}) : [rest.response];
+  }
+
+  const withOutput = REST_CATALOG.filter((operation) => outputSchemas(operation).length > 0);
+
+  it.each(withOutput.map((operation) => [operation.name, operation] as const))(
+    '%s: its answer is a component schema of the OpenAPI description',
+    (_name, operation) => {
+      for (const schema of outputSchemas(operation)) {
+        expect([schema, Object.hasOwn(schemas, schema)]).toStrictEqual([schema, true]);
+      }
+    },
+  );
+
+  it('the client types each answer: its method returns a typed promise, and the generated wire types hold the schema', () => {
+    const { checker, client, wireTypes } = clientProgram();
+    const generated = checker
+      .getExportsOfModule(checker.getSymbolAtLocation(wireTypes) as ts.Symbol)
+      .find((symbol) => symbol.name === 'components');
+    expect(generated).toBeDefined();
+    const components = checker.getDeclaredTypeOfSymbol(generated as ts.Symbol);
+    const schemasType = checker.getTypeOfSymbol(
+      checker.getPropertyOfType(components, 'schemas') as ts.Symbol,
+    );
+    const generatedNames = new Set(
+      checker.getPropertiesOfType(schemasType).map((symbol) => symbol.name),
+    );
+    const methods = new Map(
+      client.members
+        .filter(ts.isMethodDeclaration)
+        .map((member) => [member.name.getText(), member] as const),
+    );
+    for (const operation of REST_CATALOG) {
+      for (const schema of outputSchemas(operation)) {
+        expect([operation.name, schema, generatedNames.has(schema)]).toStrictEqual([
+          operation.name,
+          schema,
+          true,
+        ]);
+      }
+      const method = methods.get(clientMethodName(operation));
+      expect([operation.name, method !== undefined]).toStrictEqual([operation.name, true]);
+      const signature = checker.getSignatureFromDeclaration(method as ts.MethodDeclaration);
+      const answer = checker.getAwaitedType(
+        checker.getReturnTypeOfSignature(signature as ts.Signature),
+      );
+      const untyped = ts.TypeFlags.Any | ts.TypeFlags.Unknown;
+      expect([operation.name, Boolean((answer?.flags ?? untyped) & untyped)]).toStrictEqual([
+        operation.name,
+        false,
+      ]);
+    }
+  });
+
+  it('names each operation added since the published baseline in schema/CHANGELOG.md under Unreleased', () => {
+    const published = {
+      paths: Object.keys(
+        (
+          JSON.parse(fs.readFileSync(path.join(SCHEMA_DIR, 'published/openapi.json'), 'utf8')) as {
+            paths: Record<string, unknown>;
+          }
+        ).paths,
+      ),
+      sdl: buildSchema(fs.readFileSync(path.join(SCHEMA_DIR, 'published/schema.graphql'), 'utf8')),
+    };
+    const rootFields = new Set(
+      [
+        published.sdl.getQueryType(),
+        published.sdl.getMutationType(),
+        published.sdl.getSubscriptionType(),
+      ].flatMap((root) => Object.keys(root?.getFields() ?? {})),
+    );
+    const changelog = fs.readFileSync(path.join(SCHEMA_DIR, 'CHANGELOG.md'), 'utf8');
+    const unreleased = changelog.slice(
+      changelog.indexOf('## Unreleased'),
+      changelog.indexOf('\n## ', changelog.indexOf('## Unreleased') + 1),
+    );
+    const added = OPERATION_CATALOG.filter(
+      (operation) =>
+        !published.paths.includes(`/${operation.name}`) && !rootFields.has(operation.name),
+    );
+    expect(added.length).toBeGreaterThan(0);
+    for (const operation of added) {
+      expect([operation.name, unreleased.includes(`\`${operation.name}\``)]).toStrictEqual([
+        operation.name,
+        true,
       ]);
     }
   });

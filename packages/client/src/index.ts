@@ -5,6 +5,7 @@
  * `QuizApi`.
  */
 export * from './types';
+export type { WireSchema, WireSchemaName } from './wire.types';
 export * from './statistics.types';
 export * from './live-results.types';
 export * from './errors';

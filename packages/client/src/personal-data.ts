@@ -1,9 +1,11 @@
+import type { WireSchema } from './wire.types';
 import { parseWireDate } from './wire-format';
 
 /**
  * exportPersonalData (contract.md §14.3): everything the service holds about the token's user,
  * as the client returns it: the service's document with its datetimes parsed into Date objects.
- * Identifiers stay strings, as on the wire.
+ * Identifiers stay strings, as on the wire. The sections without datetimes are the generated
+ * wire types; those with one are written here.
  */
 
 export interface PersonalProfile {
@@ -24,11 +26,7 @@ export interface PersonalOwnedGroup {
   createdAt: Date;
 }
 
-export interface PersonalMemberGroup {
-  id: string;
-  name: string;
-  ownerId: string;
-}
+export type PersonalMemberGroup = WireSchema<'PersonalMemberGroup'>;
 
 export interface PersonalAttendance {
   sessionId: string;
@@ -50,11 +48,7 @@ export interface PersonalAnswer {
   answeredAt: Date;
 }
 
-export interface PersonalQuizFlag {
-  quizId: string;
-  favorite: boolean;
-  imported: boolean;
-}
+export type PersonalQuizFlag = WireSchema<'PersonalQuizFlag'>;
 
 export interface PersonalQuiz {
   id: string;

@@ -3,72 +3,46 @@
  * datetimes parsed into Date objects. Identifiers stay strings, as on the wire.
  */
 
+import type { operations } from './openapi.generated';
+import type { WireSchema } from './wire.types';
+
 /** An identifier as the client accepts it; the service answers with strings. */
 export type Id = string | number;
 
-export type QuizVisibility = 'public' | 'private' | 'draft';
+export type QuizVisibility = WireSchema<'Quiz'>['visibility'];
 
-export type MediaType = 'video' | 'youtube' | 'image' | 'sound' | 'document';
+// The shapes the client returns as the service sends them are aliases of the generated wire
+// types (openapi.generated.ts, written by `npm run schema:emit`); those with datetimes, parsed
+// into Date objects (Quiz, Session, DataSetPage, ItemAttribute), stay written here.
 
-export interface Media {
-  type: MediaType;
-  url: string;
-}
+export type Media = WireSchema<'Media'>;
 
-interface QuestionBase {
-  title: string;
-  media?: Media;
-}
+export type MediaType = Media['type'];
 
-export interface MultipleChoicesOneGoodAnswerQuestion extends QuestionBase {
-  type: 'MultipleChoicesOneGoodAnswer';
-  propositions: string[];
-  /** Index into propositions; shown only to the quiz's author. */
-  goodAnswer?: number;
-}
+export type Question = WireSchema<'Question'>;
 
-export interface MultipleChoicesSeveralGoodAnswersQuestion extends QuestionBase {
-  type: 'MultipleChoicesSeveralGoodAnswers';
-  propositions: string[];
-  goodAnswer?: number[];
-}
+export type MultipleChoicesOneGoodAnswerQuestion = Extract<
+  Question,
+  { type: 'MultipleChoicesOneGoodAnswer' }
+>;
 
-export interface TrueFalseQuestion extends QuestionBase {
-  type: 'TrueFalse';
-  goodAnswer?: boolean;
-}
+export type MultipleChoicesSeveralGoodAnswersQuestion = Extract<
+  Question,
+  { type: 'MultipleChoicesSeveralGoodAnswers' }
+>;
 
-export type Tolerance = 0 | 5 | 20 | 30;
+export type TrueFalseQuestion = Extract<Question, { type: 'TrueFalse' }>;
 
-export interface FreeAnswerTextQuestion extends QuestionBase {
-  type: 'FreeAnswerText';
-  tolerance?: Tolerance;
-  caseSensitive: boolean;
-  goodAnswer?: string;
-}
+export type Tolerance = NonNullable<FreeAnswerNumberQuestion['tolerance']>;
 
-export interface FreeAnswerNumberQuestion extends QuestionBase {
-  type: 'FreeAnswerNumber';
-  tolerance?: Tolerance;
-  goodAnswer?: number;
-}
+export type FreeAnswerTextQuestion = Extract<Question, { type: 'FreeAnswerText' }>;
 
-export type Question =
-  | MultipleChoicesOneGoodAnswerQuestion
-  | MultipleChoicesSeveralGoodAnswersQuestion
-  | TrueFalseQuestion
-  | FreeAnswerTextQuestion
-  | FreeAnswerNumberQuestion;
+export type FreeAnswerNumberQuestion = Extract<Question, { type: 'FreeAnswerNumber' }>;
 
 export type QuestionType = Question['type'];
 
 /** firstName, lastName and pictureURL are present only where the requester may see them. */
-export interface User {
-  id: string;
-  firstName?: string;
-  lastName?: string;
-  pictureURL?: string | null;
-}
+export type User = WireSchema<'User'>;
 
 export interface Quiz {
   id: string;
@@ -87,20 +61,19 @@ export interface Quiz {
   favorite?: boolean;
 }
 
-export interface UserGroup {
-  id: string;
-  name: string;
-  nbMembers: number;
-}
+export type UserGroup = WireSchema<'UserGroup'>;
 
-export type ResultType =
-  'nbGoodAnswers' | 'goodAnswersPercent' | 'percentile' | 'nbAnswers' | 'duration';
+// getResults' enums as the OpenAPI description lists them, so a new result type or aggregation
+// function reaches the client with `npm run schema:emit`.
+type GetResultsQuery = operations['getResults']['parameters']['query'];
 
-export type AggregationFunction = 'min' | 'max' | 'average' | 'median' | 'stddev' | 'count';
+export type ResultType = NonNullable<GetResultsQuery['resultTypes']>[number];
 
-export type GroupBy = 'user' | 'quiz';
+export type AggregationFunction = NonNullable<GetResultsQuery['aggregationFunctions']>[number];
 
-export type IncludeQuizzes = 'answered' | 'all';
+export type GroupBy = NonNullable<GetResultsQuery['groupBy']>;
+
+export type IncludeQuizzes = NonNullable<GetResultsQuery['includeQuizzes']>;
 
 /** One number per requested result type; null where there was nothing to aggregate. */
 export type ResultValues = { [K in ResultType]?: number | null };
@@ -116,17 +89,17 @@ export interface DetailedResult extends ResultValues {
   sessionId: string | null;
 }
 
-export interface UserAggregateResult extends ResultValues {
-  id: string;
-  userId: string;
-  aggregationFunction: AggregationFunction;
-}
+/** One (user, function) of aggregated results. */
+export type UserAggregateResult = Extract<
+  WireSchema<'ComputedResult'>,
+  { userId: string; aggregationFunction: AggregationFunction }
+>;
 
-export interface QuizAggregateResult extends ResultValues {
-  id: string;
-  quizId: string;
-  aggregationFunction: AggregationFunction;
-}
+/** One (quiz, function) of aggregated results. */
+export type QuizAggregateResult = Extract<
+  WireSchema<'ComputedResult'>,
+  { quizId: string; aggregationFunction: AggregationFunction }
+>;
 
 export type ComputedResult = DetailedResult | UserAggregateResult | QuizAggregateResult;
 
@@ -265,13 +238,7 @@ export interface AddAnswersParams {
 }
 
 /** What addAnswers stored: received = inserted + updated + unchanged. */
-export interface AddAnswersResult {
-  sessionId: string;
-  received: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
+export type AddAnswersResult = WireSchema<'AddAnswersResult'>;
 
 export interface GetQuizSetParams extends PageSizeParams {
   keywords?: string;
@@ -320,7 +287,7 @@ export interface GetDataSetPageParams {
   pageIndex?: number;
 }
 
-export type SetOperator = 'union' | 'intersection' | 'difference';
+export type SetOperator = operations['computeDataSet']['parameters']['query']['operator'];
 
 export interface ComputeDataSetParams extends PageSizeParams {
   dataSetId1: DataSetRef;

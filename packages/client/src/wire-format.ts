@@ -5,12 +5,12 @@ import type {
   DateIntervalParam,
   DateValue,
   GetStatisticsParams,
-  ItemAttribute,
   Quiz,
   Session,
   User,
   UserGroup,
 } from './types';
+import type { WireSchema } from './wire.types';
 
 /** The service's wire format: datetimes as text, set references, query strings. */
 
@@ -19,18 +19,12 @@ export type ParameterValue = string | number | boolean | Date | readonly (string
 
 export type RequestParameters = Readonly<Record<string, ParameterValue | undefined>>;
 
-// The JSON the service sends, before dates are parsed.
-export type WireQuiz = Omit<Quiz, 'creationDate' | 'lastChangeDate'> & {
-  creationDate: string;
-  lastChangeDate: string;
-};
-export type WireSession = Omit<Session, 'startDate' | 'joinCodeExpiresAt'> & {
-  startDate: string;
-  joinCodeExpiresAt?: string;
-};
+// The JSON the service sends, before dates are parsed (the generated wire types).
+export type WireQuiz = WireSchema<'Quiz'>;
+export type WireSession = WireSchema<'Session'>;
 export type WireItem = User | WireQuiz | UserGroup | Record<string, unknown>;
 export type WirePage = Omit<DataSetPage, 'items'> & { items: WireItem[] };
-export type WireAttribute = Omit<ItemAttribute, 'itemValue'> & { itemValue: unknown };
+export type WireAttribute = WireSchema<'ItemAttribute'>;
 
 /** Attributes whose value is a datetime. */
 export const DATE_ATTRIBUTES: ReadonlySet<string> = new Set(['creationDate', 'lastChangeDate']);

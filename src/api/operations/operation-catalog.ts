@@ -27,16 +27,24 @@ import { getUserAttributeOperation, getUserOperation } from './user.operation';
 
 /**
  * Every operation of the API, by name, in the order schema/openapi.json lists them. Routes,
- * parameters, costs, token rules and descriptions on both wires follow from here. Adding one:
+ * parameters, costs, token rules and descriptions on both wires follow from here. Adding one
+ * with a new output to an existing area (a new area's files are listed too: its resolver class
+ * in RESOLVERS of graphql.schema.ts, its schemas file in shapes/openapi.schemas.ts):
  * 1. the service function (src/services/<area>), context first, and the view it returns;
- * 2. its definition in the `*.operation.ts` of its area, listed in OPERATIONS below;
- * 3. a new output's REST shape: its serializer and OpenAPI schema in `./shapes`;
+ * 2. its definition in the `*.operation.ts` of its area (`rest.response` names its answer's
+ *    component schema; a serializer in `./shapes` only where the legacy JSON differs from the
+ *    view), listed in OPERATIONS below;
+ * 3. the output's OpenAPI component schema in `./shapes/openapi.*.ts`;
  * 4. its GraphQL object type (src/api/graphql/types) and resolver method (without `graphQL` the
  *    operation is REST only, as exportDataSet);
- * 5. the client's method and types (packages/client/src);
- * 6. `npm run schema:emit`, and an entry in schema/CHANGELOG.md.
- * test/integration/operation-catalog.contract.test.ts fails on a missing root field, client
- * method or REST route, contracts.contract.test.ts on schema/ out of date.
+ * 5. the client's method (packages/client/src/quiz-api-client.ts), answering
+ *    `WireSchema<'<Output>'>`: no client type to write unless the client transforms the value
+ *    (datetimes parsed into Date), then one beside its parse function;
+ * 6. `npm run schema:emit` (schema/ and packages/client/src/openapi.generated.ts, the client's
+ *    wire types), and a line naming the operation under Unreleased in schema/CHANGELOG.md.
+ * test/integration/operation-catalog.contract.test.ts fails, by operation, on a missing root
+ * field, client method, answer schema, client type or CHANGELOG line; contracts.contract.test.ts
+ * on schema/ or the client's wire types out of date.
  */
 export const OPERATIONS = {
   getQuiz: getQuizOperation,

@@ -298,8 +298,21 @@ describe.each(BACKENDS)('erasure of a person on %s', (backend) => {
     };
     const [countsBefore, resultsBefore] = [await counts(), await ownResults()];
     expect(resultsBefore.total).toBe(1);
+    // The teacher watches their session: the subscription ends once they are erased.
+    const teacherToken = await createTestToken(a.dataSource, t2, a.keyId);
+    const client = liveClient(a.app.url, {
+      connectionParams: { apiKey: a.apiKey, accessToken: teacherToken },
+    });
+    clients.push(client);
+    const live = new LiveSubscription(client, SESSION_RESULTS, { sessionId: a.ids.sessions.S2 });
+    await live.messages(1);
 
     await eraseUser(a.app.deps, t2, { erasedBy: 'dpo-test' });
+
+    await live.ended;
+    const last = live.received.at(-1)?.result;
+    expect(last?.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await rest(a, teacherToken, `getUser?userId=${t2}`)).status).toBe(401);
 
     expect(await counts()).toEqual(countsBefore);
     expect(await ownResults()).toEqual(resultsBefore);

@@ -63,6 +63,24 @@ export async function isKeyInForce(handle: RowReader, apiKeyId: number): Promise
   return rows.length === 1 && rows[0]?.revoked_at === null;
 }
 
+/**
+ * Whether the key is in force and, for a user's request, the user not erased: what a live
+ * subscription asks before each message (one statement).
+ */
+export async function isRequesterInForce(
+  handle: RowReader,
+  apiKeyId: number,
+  userId: number | null,
+): Promise<boolean> {
+  if (userId === null) return isKeyInForce(handle, apiKeyId);
+  const rows = await handle.rows<{ revoked_at: unknown; erased_at: unknown }>(
+    `SELECT k.revoked_at, u.erased_at FROM api_keys k
+     JOIN users u ON u.id = ? WHERE k.id = ?`,
+    [userId, apiKeyId],
+  );
+  return rows.length === 1 && rows[0]?.revoked_at === null && rows[0]?.erased_at === null;
+}
+
 /** Credentials taken from an instance's cache, to confirm: the key, and the token if one came. */
 export interface CredentialsToConfirm {
   apiKeyId: number;

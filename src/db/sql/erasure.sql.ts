@@ -49,12 +49,17 @@ export function deleteRows(
   };
 }
 
-/** Sessions whose results the person's answers or attendance change (live subscribers recompute). */
+/**
+ * Sessions whose live subscribers must hear of the erasure: those whose results the person's
+ * answers or attendance change (they recompute), and those the person owns (their own
+ * subscriptions end at their next message).
+ */
 export function sessionsOfPerson(userId: number): SqlFragment {
   return {
     sql: `SELECT session_id FROM answers WHERE user_id = ?
-          UNION SELECT session_id FROM session_attendees WHERE user_id = ?`,
-    params: [userId, userId],
+          UNION SELECT session_id FROM session_attendees WHERE user_id = ?
+          UNION SELECT id AS session_id FROM sessions WHERE owner_id = ?`,
+    params: [userId, userId, userId],
   };
 }
 

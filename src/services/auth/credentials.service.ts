@@ -1,7 +1,7 @@
 import type { AppDeps, Requester } from '../../context/request-context';
 import {
   findCredentials,
-  isKeyInForce,
+  isRequesterInForce,
   type CredentialsToConfirm,
   type StoredKey,
 } from '../../db/sql/credentials.sql';
@@ -98,7 +98,7 @@ export async function authenticateCredentials(
 
 /**
  * Whether a requester authenticated earlier may still be served: its API key has not been
- * revoked since. A connection that outlives its requests (a subscription) asks before each
+ * revoked since, and its user not erased (contract.md §14.4). A connection that outlives its requests (a subscription) asks before each
  * answer, so a revocation stops it at its next message, on every instance.
  */
 export async function requesterStillAllowed(
@@ -106,5 +106,9 @@ export async function requesterStillAllowed(
 ): Promise<boolean> {
   const { requester } = deps;
   if (requester.kind === 'operator') return true;
-  return isKeyInForce(deps.db.writeRows, requester.apiKeyId);
+  return isRequesterInForce(
+    deps.db.writeRows,
+    requester.apiKeyId,
+    requester.kind === 'user' ? requester.userId : null,
+  );
 }

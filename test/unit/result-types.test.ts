@@ -149,16 +149,33 @@ describe('the result type registry', () => {
 });
 
 describe('the client library', () => {
-  // The client ships without the server's code, so it spells the names out; they must agree.
+  // The client ships without the server's code: its ResultType and AggregationFunction are the
+  // getResults parameters' enums of its generated wire types (openapi.generated.ts, kept equal
+  // to schema/openapi.json by contracts.contract.test.ts); they must name the registries'.
   const source = readFileSync(join(__dirname, '../../packages/client/src/types.ts'), 'utf8');
-  const union = (name: string) =>
-    [...(source.match(new RegExp(`export type ${name} =([^;]+);`))?.[1] ?? '').matchAll(/'(\w+)'/g)]
+  const generated = readFileSync(
+    join(__dirname, '../../packages/client/src/openapi.generated.ts'),
+    'utf8',
+  );
+  const getResults = generated.slice(generated.indexOf('  getResults: {'));
+  const parameterEnum = (parameter: string) =>
+    [
+      ...(
+        getResults.match(new RegExp(`${parameter}\\?: \\(?([^;]+?)\\)?\\[\\];`))?.[1] ?? ''
+      ).matchAll(/'(\w+)'/g),
+    ]
       .map((match) => match[1])
       .sort();
 
   it('names every result type and aggregation function of the registries', () => {
-    expect(union('ResultType')).toEqual([...RESULT_TYPES].sort());
-    expect(union('AggregationFunction')).toEqual([...AGGREGATION_FUNCTIONS].sort());
+    expect(source).toMatch(
+      /export type ResultType = NonNullable<GetResultsQuery\['resultTypes'\]>\[number\];/,
+    );
+    expect(source).toMatch(
+      /export type AggregationFunction = NonNullable<GetResultsQuery\['aggregationFunctions'\]>\[number\];/,
+    );
+    expect(parameterEnum('resultTypes')).toEqual([...RESULT_TYPES].sort());
+    expect(parameterEnum('aggregationFunctions')).toEqual([...AGGREGATION_FUNCTIONS].sort());
   });
 
   it('selects every result type in live results, in the order of the registry', () => {

@@ -1,25 +1,22 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema, type PubSub } from 'type-graphql';
 import { domainErrors } from './execution/graphql.middleware';
+import { CatalogResolver } from './resolvers/catalog.resolver';
 import { ComputedResultResolver } from './resolvers/computed-result.resolver';
-import { DataSetResolver } from './resolvers/data-set.resolver';
 import { LiveResultsResolver } from './resolvers/live-results.resolver';
 import { PersonalDataResolver } from './resolvers/personal-data.resolver';
-import { QuizResolver } from './resolvers/quiz.resolver';
-import { SessionResolver } from './resolvers/session.resolver';
 import { QuestionStatisticResolver, QuizStatisticResolver } from './resolvers/statistics.resolver';
-import { UserResolver } from './resolvers/user.resolver';
 import { QUESTION_OBJECT_TYPES } from './types/question.type';
 
-/** The resolvers of the GraphQL API, one per domain, over the same services as REST. */
+/**
+ * The resolvers of the GraphQL API, over the same services as REST: the plain root fields built
+ * from the catalog (catalog.resolver.ts), the root fields that do more, and field resolvers.
+ */
 export const RESOLVERS = [
-  QuizResolver,
-  UserResolver,
-  DataSetResolver,
+  CatalogResolver,
   ComputedResultResolver,
   QuestionStatisticResolver,
   QuizStatisticResolver,
-  SessionResolver,
   LiveResultsResolver,
   PersonalDataResolver,
 ] as const;

@@ -28,15 +28,19 @@ import { getUserAttributeOperation, getUserOperation } from './user.operation';
 /**
  * Every operation of the API, by name, in the order schema/openapi.json lists them. Routes,
  * parameters, costs, token rules and descriptions on both wires follow from here. Adding one
- * with a new output to an existing area (a new area's files are listed too: its resolver class
- * in RESOLVERS of graphql.schema.ts, its schemas file in shapes/openapi.schemas.ts):
+ * with a new output to an existing area is 8 files to edit (a new area's files are listed too:
+ * its schemas file in shapes/openapi.schemas.ts; a parameter of a new GraphQL enum or input
+ * type, in ARGUMENT_TYPES of src/api/graphql/resolvers/catalog.resolver.ts):
  * 1. the service function (src/services/<area>), context first, and the view it returns;
  * 2. its definition in the `*.operation.ts` of its area (`rest.response` names its answer's
  *    component schema; a serializer in `./shapes` only where the legacy JSON differs from the
  *    view), listed in OPERATIONS below;
  * 3. the output's OpenAPI component schema in `./shapes/openapi.*.ts`;
- * 4. its GraphQL object type (src/api/graphql/types) and resolver method (without `graphQL` the
- *    operation is REST only, as exportDataSet);
+ * 4. its GraphQL object type (src/api/graphql/types) and one line in ROOT_FIELD_OUTPUTS
+ *    (src/api/graphql/resolvers/catalog.outputs.ts: the type and the view's conversion), from
+ *    which the root field is built with its arguments and description: no resolver to write,
+ *    unless the field does more than run the operation and convert (exportPersonalData, a
+ *    subscription); without `graphQL` the operation is REST only, as exportDataSet;
  * 5. the client's method (packages/client/src/quiz-api-client.ts), answering
  *    `WireSchema<'<Output>'>`: no client type to write unless the client transforms the value
  *    (datetimes parsed into Date), then one beside its parse function;

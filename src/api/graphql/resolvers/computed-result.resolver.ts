@@ -1,91 +1,20 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { quizReadDecisionFor } from '../../../services/quizzes/quiz.service';
 import { quizView } from '../../../services/quizzes/quiz.views';
 import { sessionOfResult } from '../../../services/sessions/session.service';
 import { userView } from '../../../services/users/user.views';
-import { rootFieldDescription } from '../../operations/operation-catalog';
-import {
-  getResultsOperation,
-  getSessionResultsOperation,
-} from '../../operations/results.operation';
-import { resolveOperation, type GraphQLContext } from '../execution/graphql.context';
-import {
-  AggregationFunctionEnum,
-  ComputedResultObject,
-  GroupByEnum,
-  IncludeQuizzesEnum,
-  ResultTypeEnum,
-} from '../types/computed-result.type';
-import { ComputedResultPage, type DataSetObject, toDataSetObject } from '../types/data-set.type';
+import type { GraphQLContext } from '../execution/graphql.context';
+import { ComputedResultObject } from '../types/computed-result.type';
 import { QuizObject, toQuizObject } from '../types/quiz.type';
 import { SessionObject, toSessionObject } from '../types/session.type';
-import { SessionResultsObject, toSessionResultsObject } from '../types/session-results.type';
 import { toUserType, type UserType } from '../types/user.type';
 
 /**
- * getResults and getSessionResults, and the objects a computed result points to, read through
- * the request's loaders (so a page costs the same statements at any size).
+ * The objects a computed result points to (getResults, getSessionResults, sessionResults), read
+ * through the request's loaders (so a page costs the same statements at any size).
  */
 @Resolver(() => ComputedResultObject)
 export class ComputedResultResolver {
-  @Query(() => ComputedResultPage, {
-    nullable: true,
-    description: rootFieldDescription(getResultsOperation),
-  })
-  async getResults(
-    @Ctx() context: GraphQLContext,
-    @Arg('userSetId', () => ID) userSetId: string,
-    @Arg('quizSetId', () => ID) quizSetId: string,
-    @Arg('resultTypes', () => [ResultTypeEnum], { nullable: true }) resultTypes?: string[],
-    @Arg('aggregationFunctions', () => [AggregationFunctionEnum], { nullable: true })
-    aggregationFunctions?: string[],
-    @Arg('groupBy', () => GroupByEnum, { nullable: true }) groupBy?: string,
-    @Arg('sessionIds', () => [ID], { nullable: true }) sessionIds?: string[],
-    @Arg('sessionId', () => ID, { nullable: true }) sessionId?: string,
-    @Arg('includeQuizzes', () => IncludeQuizzesEnum, { nullable: true }) includeQuizzes?: string,
-    @Arg('numberOfItemsPerPage', () => Int, { nullable: true }) numberOfItemsPerPage?: number,
-  ): Promise<DataSetObject> {
-    return toDataSetObject(
-      await resolveOperation(getResultsOperation, context, {
-        userSetId,
-        quizSetId,
-        resultTypes,
-        aggregationFunctions,
-        groupBy,
-        sessionIds,
-        sessionId,
-        includeQuizzes,
-        numberOfItemsPerPage,
-      }),
-    );
-  }
-
-  @Query(() => SessionResultsObject, {
-    nullable: true,
-    description: rootFieldDescription(getSessionResultsOperation),
-  })
-  async getSessionResults(
-    @Ctx() context: GraphQLContext,
-    @Arg('sessionId', () => ID) sessionId: string,
-    @Arg('resultTypes', () => [ResultTypeEnum], { nullable: true }) resultTypes?: string[],
-    @Arg('aggregationFunctions', () => [AggregationFunctionEnum], { nullable: true })
-    aggregationFunctions?: string[],
-    @Arg('groupBy', () => GroupByEnum, { nullable: true }) groupBy?: string,
-    @Arg('includeQuizzes', () => IncludeQuizzesEnum, { nullable: true }) includeQuizzes?: string,
-    @Arg('numberOfItemsPerPage', () => Int, { nullable: true }) numberOfItemsPerPage?: number,
-  ): Promise<SessionResultsObject> {
-    return toSessionResultsObject(
-      await resolveOperation(getSessionResultsOperation, context, {
-        sessionId,
-        resultTypes,
-        aggregationFunctions,
-        groupBy,
-        includeQuizzes,
-        numberOfItemsPerPage,
-      }),
-    );
-  }
-
   @FieldResolver()
   async user(
     @Root() result: ComputedResultObject,

@@ -1,0 +1,96 @@
+import { GraphQLBoolean, GraphQLInt, GraphQLString } from 'graphql';
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import {
+  OPERATIONS,
+  rootFieldDescription,
+  type OperationName,
+} from '../../operations/operation-catalog';
+import type { OperationDefinition } from '../../operations/operation-definition';
+import { plainInput, resolveOperation, type GraphQLContext } from '../execution/graphql.context';
+import {
+  AggregationFunctionEnum,
+  GroupByEnum,
+  IncludeQuizzesEnum,
+  ResultTypeEnum,
+} from '../types/computed-result.type';
+import { SetOperator } from '../types/data-set.type';
+import { QuizInput } from '../types/quiz.type';
+import { AnswerInput, SessionInput } from '../types/session.type';
+import { ROOT_FIELD_OUTPUTS, type AnyRootFieldOutput } from './catalog.outputs';
+
+/**
+ * The plain root fields, built from the catalog: for each operation ROOT_FIELD_OUTPUTS lists, a
+ * query or mutation (as its `graphQL` says) whose arguments are its parameters, of their
+ * `graphQLType`, described by rootFieldDescription; it runs the operation as REST does and
+ * converts the view. type-graphql's decorators are applied here as the compiler would apply them.
+ */
+
+/**
+ * The GraphQL types the catalog's parameters name (`graphQLType`, a list `[X!]` of one of them).
+ * A parameter of a new enum or input type adds it here; the schema build fails until it does.
+ */
+const ARGUMENT_TYPES: Readonly<Record<string, object>> = {
+  ID,
+  String: GraphQLString,
+  Int: GraphQLInt,
+  Boolean: GraphQLBoolean,
+  SetOperator,
+  ResultType: ResultTypeEnum,
+  AggregationFunction: AggregationFunctionEnum,
+  GroupBy: GroupByEnum,
+  IncludeQuizzes: IncludeQuizzesEnum,
+  QuizInput,
+  SessionInput,
+  AnswerInput,
+};
+
+/** type-graphql's type function for a `graphQLType` (`X` or `[X!]`). */
+function argumentType(operation: string, graphQLType: string): () => object {
+  const list = /^\[(\w+)!\]$/.exec(graphQLType);
+  const name = list ? (list[1] as string) : graphQLType;
+  const type = ARGUMENT_TYPES[name];
+  if (!type) throw new Error(`${operation}: no GraphQL type ${name} in ARGUMENT_TYPES`);
+  return list ? () => [type] : () => type;
+}
+
+/** One class holds every generated root field (a method each, named as its operation). */
+@Resolver()
+export class CatalogResolver {}
+
+type RootFieldMethod = (context: GraphQLContext, ...values: unknown[]) => Promise<unknown>;
+
+function addRootField(operation: OperationDefinition, output: AnyRootFieldOutput): void {
+  const { name, parameters, graphQL } = operation;
+  if (graphQL !== 'query' && graphQL !== 'mutation') {
+    throw new Error(`${name}: only a query or mutation is a plain root field`);
+  }
+  const prototype = CatalogResolver.prototype as unknown as Record<string, RootFieldMethod>;
+  // Arguments arrive after the context, in the catalog's order; input objects as plain data.
+  prototype[name] = async (context, ...values) => {
+    const args = Object.fromEntries(
+      parameters.map((parameter, index) => [parameter.name, plainInput(values[index])]),
+    );
+    return output.from(await resolveOperation(operation, context, args));
+  };
+  Ctx()(prototype, name, 0);
+  parameters.forEach((parameter, index) => {
+    const options = output.args?.[parameter.name];
+    Arg(parameter.name, argumentType(name, parameter.graphQLType), {
+      nullable: !parameter.required,
+      ...(options?.description === undefined ? {} : { description: options.description }),
+      ...(options?.defaultValue === undefined ? {} : { defaultValue: options.defaultValue }),
+    })(prototype, name, index + 1);
+  });
+  // Root fields are nullable: one failing field does not hide the others (contract.md §11).
+  const decorate = graphQL === 'query' ? Query : Mutation;
+  decorate(output.type, { nullable: true, description: rootFieldDescription(operation) })(
+    prototype,
+    name,
+    Object.getOwnPropertyDescriptor(prototype, name) as PropertyDescriptor,
+  );
+}
+
+for (const [name, output] of Object.entries(ROOT_FIELD_OUTPUTS)) {
+  // ROOT_FIELD_OUTPUTS types each output by its operation's view and parameters.
+  addRootField(OPERATIONS[name as OperationName], output as AnyRootFieldOutput);
+}

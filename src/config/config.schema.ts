@@ -196,6 +196,57 @@ const bearerToken = z
   .min(16, { error: 'must be at least 16 characters' })
   .regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces' });
 
+/**
+ * A 32-byte key written as 64 hex digits or as base64 (standard or URL-safe alphabet): the
+ * output of `openssl rand -hex 32` or `openssl rand -base64 32`.
+ */
+const key32 = z.string().transform((raw, ctx) => {
+  const bytes = /^[0-9a-f]{64}$/i.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : undefined;
+  if (bytes?.length === 32) return bytes;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be 32 bytes written as 64 hex digits or as base64 (openssl rand -hex 32)',
+  });
+  return z.NEVER;
+});
+
+/**
+ * Host names or IP addresses, comma-separated, each as the WHATWG URL parser writes a URL's
+ * hostname (lower case, IPv6 in brackets, IPv4 in dotted decimal), so entries compare with
+ * `new URL(url).hostname` however the operator or the endpoint's owner spelled them.
+ */
+const hostList = z.string().transform((raw, ctx) => {
+  const hosts: string[] = [];
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    if (entry === '') continue;
+    const literal = isIP(entry) === 6 ? `[${entry}]` : entry;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(`http://${literal}`);
+    } catch {
+      parsed = undefined;
+    }
+    if (
+      !parsed ||
+      parsed.host !== parsed.hostname ||
+      parsed.pathname !== '/' ||
+      /[@/?#]/.test(literal)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a comma-separated list of host names or IP addresses (no port, no path), got ${quoted(entry)}`,
+      });
+      return z.NEVER;
+    }
+    hosts.push(parsed.hostname);
+  }
+  return hosts;
+});
+
 const DAY = 86400;
 
 /** The longest a data set may live (contract.md §14.5): 7 days. */
@@ -203,8 +254,8 @@ export const DATASET_TTL_CAP_SECONDS = 7 * DAY;
 
 /**
  * Every variable, in the order problems are reported. Defaults that depend on another variable
- * (PUBLIC_BASE_URL on PORT, LOG_LEVEL on NODE_ENV, COOKIE_SECRET in production) are applied or
- * required by config.ts.
+ * (PUBLIC_BASE_URL on PORT, LOG_LEVEL on NODE_ENV, COOKIE_SECRET in production, WEBHOOK_SECRET_KEY
+ * on COOKIE_SECRET) are applied or required by config.ts.
  */
 export const ENV_SCHEMA = z
   .object({
@@ -252,6 +303,10 @@ export const ENV_SCHEMA = z
     ANSWER_RETENTION_DAYS: wholeNumber(0, 100 * 365).default(730),
     // Days an access-log entry is kept; 0 keeps them for ever.
     ACCESS_LOG_RETENTION_DAYS: wholeNumber(0, 100 * 365).default(365),
+    // Encrypts the webhook endpoints' signing secrets at rest (src/security/secret-box.ts).
+    WEBHOOK_SECRET_KEY: key32.optional(),
+    // Hosts a webhook may reach over http and on a loopback, private or link-local address.
+    WEBHOOK_ALLOWED_HOSTS: hostList.default([]),
   })
   .superRefine(
     (env, ctx) => {

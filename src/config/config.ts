@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hkdfSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import {
   DEFAULT_MIGRATION_LOCK_TIMEOUT_SECONDS,
@@ -98,6 +98,43 @@ export interface Config {
     answerRetentionDays: number;
     accessLogRetentionDays: number;
   };
+  /**
+   * Webhooks (contract.md §16): `secretKey` encrypts the endpoints' signing secrets at rest:
+   * WEBHOOK_SECRET_KEY, else derived from COOKIE_SECRET (required in production, so no new
+   * setting is), else a fixed development key (`secretKeySource` says which); `allowedHosts` are
+   * the URL hosts that may be reached over http and on loopback, private or link-local addresses
+   * (tests, local receivers).
+   */
+  webhooks: {
+    secretKey: Buffer;
+    secretKeySource: 'setting' | 'cookie-secret' | 'development';
+    allowedHosts: readonly string[];
+  };
+}
+
+/**
+ * The webhook secret key when neither WEBHOOK_SECRET_KEY nor COOKIE_SECRET is set (development
+ * only: production requires COOKIE_SECRET): fixed rather than random, so that the secrets a
+ * development database holds still open after a restart. Known to all, so it protects nothing.
+ */
+const DEVELOPMENT_WEBHOOK_SECRET_KEY = createHash('sha256')
+  .update('quiz-results-service: development webhook secret key, not for production')
+  .digest();
+
+/**
+ * The key that encrypts webhook secrets: the setting, else one derived from COOKIE_SECRET (HKDF,
+ * so the cookie secret itself never encrypts anything), else the development key.
+ */
+function webhookSecretKey(
+  setting: Buffer | undefined,
+  cookieSecret: string | undefined,
+): Pick<Config['webhooks'], 'secretKey' | 'secretKeySource'> {
+  if (setting) return { secretKey: setting, secretKeySource: 'setting' };
+  if (cookieSecret !== undefined) {
+    const derived = hkdfSync('sha256', cookieSecret, '', 'quiz-results webhook secrets', 32);
+    return { secretKey: Buffer.from(derived), secretKeySource: 'cookie-secret' };
+  }
+  return { secretKey: Buffer.from(DEVELOPMENT_WEBHOOK_SECRET_KEY), secretKeySource: 'development' };
 }
 
 /** One refused variable: its name and what is wrong with its value. */
@@ -232,6 +269,10 @@ export function loadConfig(env: RawEnv = process.env, cwd: string = process.cwd(
       sessionJoinTtlSeconds: e.SESSION_JOIN_TTL_SECONDS,
       answerRetentionDays: e.ANSWER_RETENTION_DAYS,
       accessLogRetentionDays: e.ACCESS_LOG_RETENTION_DAYS,
+    },
+    webhooks: {
+      ...webhookSecretKey(e.WEBHOOK_SECRET_KEY, e.COOKIE_SECRET),
+      allowedHosts: Object.freeze([...e.WEBHOOK_ALLOWED_HOSTS]),
     },
   };
   return Object.freeze(config);

@@ -75,6 +75,7 @@ describe('config', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       COOKIE_SECRET: 'a-cookie-secret-of-at-least-32-characters',
+      WEBHOOK_SECRET_KEY: 'c3'.repeat(32),
       HOST: '0.0.0.0',
       PORT: '8080',
       PUBLIC_BASE_URL: 'https://quiz.example.org/',

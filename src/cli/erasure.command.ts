@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { AppDeps } from '../context/request-context';
 import { toNumber } from '../db/sql/dialect';
 import { userIdByEmail } from '../db/sql/erasure.sql';
+import { normalizeEmail } from '../services/auth/login.service';
 import { eraseUser, type ErasureReport } from '../services/privacy/erasure.service';
 import { CliError } from './cli-common';
 
@@ -18,7 +19,7 @@ export async function userIdOf(deps: Pick<AppDeps, 'db'>, raw: string): Promise<
   const text = raw.trim();
   if (/^\d+$/.test(text)) return Number(text);
   if (!text.includes('@')) throw new CliError('--user must be a user id or an email');
-  const statement = userIdByEmail(text.toLowerCase());
+  const statement = userIdByEmail(normalizeEmail(text));
   const [row] = await deps.db.writeRows.rows<{ id: unknown }>(statement.sql, statement.params);
   if (!row) throw new CliError('--user: no user has this email');
   return toNumber(row.id);
@@ -36,7 +37,7 @@ function reportText(report: ErasureReport): string {
   const width = Math.max(...report.tables.map((line) => line.table.length));
   const lines = report.tables.map(
     (line) =>
-      `  ${line.table.padEnd(width)}  ${String(line.rows).padStart(8)}  ${ACTIONS[line.action]}`,
+      `  ${line.table.padEnd(width)}  ${String(line.rows).padStart(8)}  ${ACTIONS[line.action]}${line.note ? ` (${line.note})` : ''}`,
   );
   const head = report.dryRun
     ? `Erasing user ${report.userId} would change (nothing was changed):`
@@ -48,7 +49,7 @@ export function addErasureCommand(program: Command, env: ErasureCommandEnv): voi
   program
     .command('user:erase')
     .description(
-      "erase a person (contract.md §14.4): their answers, attendance, memberships, flags, keys, tokens and the access-log entries about them are deleted, every data set that held them expires, their account becomes a tombstone naming no one; a teacher's sessions, groups and quizzes stay for the pupils and colleagues who use them. One transaction; prints a count per table",
+      "erase a person (contract.md §14.4): their answers, attendance, memberships, flags, keys (and the sign-ins of others through them, counted apart), tokens and the access-log entries about them are deleted, every data set that held them expires, their account becomes a tombstone naming no one; a teacher's sessions, groups and quizzes stay for the pupils and colleagues who use them. One transaction; prints a count per table",
     )
     .requiredOption('--user <id|email>', 'the person, by id or email')
     .option('--dry-run', 'print what would be erased and change nothing')

@@ -110,11 +110,21 @@ export function registryChecks(
       expect(text).not.toMatch(/password|\$argon2/i);
     },
     answers: async (doc, _text, user) => {
-      const held = await rows('SELECT id, value FROM answers WHERE user_id = ? ORDER BY id', [
-        user,
-      ]);
-      expect(doc.answers.map((a) => [a.id, JSON.stringify(a.value)])).toEqual(
-        held.map((r) => [String(r.id), String(r.value)]),
+      const held = await rows(
+        'SELECT id, value, session_id, quiz_id, good FROM answers WHERE user_id = ? ORDER BY id',
+        [user],
+      );
+      // Each answer with its value, session, quiz and score (null for a survey's question).
+      expect(
+        doc.answers.map((a) => [a.id, JSON.stringify(a.value), a.sessionId, a.quizId, a.good]),
+      ).toEqual(
+        held.map((r) => [
+          String(r.id),
+          String(r.value),
+          String(r.session_id),
+          String(r.quiz_id),
+          r.good === null ? null : Boolean(Number(r.good)),
+        ]),
       );
     },
     session_attendees: async (doc, _text, user) => {
@@ -184,7 +194,8 @@ export function registryChecks(
     },
     // Members are exported with the sets the person made (registry): each set's size.
     data_set_items: async (doc) => {
-      for (const set of doc.dataSets.filter((d) => d.itemType !== 'computedResult')) {
+      const idSets = ['user', 'quiz', 'userGroup'];
+      for (const set of doc.dataSets.filter((d) => idSets.includes(d.itemType))) {
         const [{ n }] = await rows(
           'SELECT COUNT(*) AS n FROM data_set_items WHERE data_set_id = ?',
           [Number(set.id)],

@@ -148,7 +148,7 @@ describe.each(BACKENDS)('the access log on %s', (backend) => {
     expect(aggregated).toEqual([]);
   });
 
-  it('getResults: detailed writes one entry of its rows’ pupils; aggregated writes none', async () => {
+  it('getResults: detailed and by-user results write one entry of their rows’ pupils; by quiz none', async () => {
     const sets = await setsOfS();
     let dataSetId: unknown;
     const detailed = await entriesOf(async () => {
@@ -175,24 +175,39 @@ describe.each(BACKENDS)('the access log on %s', (backend) => {
     expectOneEntry(byGraphQL, 'getResults', userId('p1'), [userId('p1')]);
     expect(await resultUsers(dataSetId)).toEqual([userId('p1')]);
 
-    for (const groupBy of ['user', 'quiz']) {
-      const aggregated = await entriesOf(() =>
-        rest('getResults', who.teacher, {
+    // Aggregates by quiz name no one: no entry. Aggregates by user are one row per pupil, per-pupil
+    // data: one entry naming the pupils of the set's rows.
+    const byQuiz = await entriesOf(() =>
+      rest('getResults', who.teacher, {
+        ...sets,
+        aggregationFunctions: 'average,count',
+        groupBy: 'quiz',
+      }),
+    );
+    expect(byQuiz).toEqual([]);
+    const byUser = await entriesOf(async () => {
+      dataSetId = (
+        await rest('getResults', who.teacher, {
           ...sets,
           aggregationFunctions: 'average,count',
-          groupBy,
-        }),
-      );
-      expect(aggregated).toEqual([]);
-    }
-    const aggregatedByGraphQL = await entriesOf(() =>
-      gql(
+          groupBy: 'user',
+        })
+      ).dataSetId;
+    });
+    // One row per user of the set, played or not: each row names its pupil.
+    const rowsByUser = await resultUsers(dataSetId);
+    expect(rowsByUser.length).toBeGreaterThan(ANSWERED_IN_S.length);
+    expectOneEntry(byUser, 'getResults', userId('t'), rowsByUser);
+    const byUserOnGraphQL = await entriesOf(async () => {
+      const data = await gql(
         who.teacher,
         'query($u: ID!, $q: ID!) { getResults(userSetId: $u, quizSetId: $q, aggregationFunctions: [average], groupBy: user) { dataSetId } }',
         { u: sets.userSetId, q: sets.quizSetId },
-      ),
-    );
-    expect(aggregatedByGraphQL).toEqual([]);
+      );
+      dataSetId = (data.getResults as { dataSetId: string }).dataSetId;
+    });
+    expectOneEntry(byUserOnGraphQL, 'getResults', userId('t'), await resultUsers(dataSetId));
+    expect(await resultUsers(dataSetId)).toEqual(rowsByUser);
   });
 
   it('item analysis: one entry naming the pupils whose attempts it counted (REST, GraphQL)', async () => {

@@ -121,6 +121,9 @@ describe.each(BACKENDS)('erasure of a person on %s', (backend) => {
   it('erases a pupil: nothing names them, their sets are gone, results are those of a world without them', async () => {
     // Before: sets that hold p, a live subscriber of S1, a failed login of p, p's own read.
     const before = await readings(a, tokens.t1);
+    // The quizzes p played, as their teacher may list them: a set computed from p's answers.
+    const played = await ok(a, tokens.t1, `getQuizSet?player=${pId}`);
+    expect(played.totalNumberOfItems).toBe(1);
     expect(before.users.items).toContainEqual(expect.objectContaining({ id: String(pId) }));
     await ok(a, tokens.p, `getUser?userId=${pId}`);
     await loginThroughPage(a.app.url, a.apiKey, 'http://localhost/app', PUPIL_NAMES.p[2], 'wrong');
@@ -154,7 +157,7 @@ describe.each(BACKENDS)('erasure of a person on %s', (backend) => {
         NODE_ENV: 'test',
       };
       const dryCode = await runCli(
-        ['user:erase', '--user', PUPIL_NAMES.p[2], '--dry-run', '--json'],
+        ['user:erase', '--user', PUPIL_NAMES.p[2].toUpperCase(), '--dry-run', '--json'],
         { stdout: dry, stderr: err, env },
       );
       expect(failed(dryCode)).toBe('');
@@ -223,7 +226,7 @@ describe.each(BACKENDS)('erasure of a person on %s', (backend) => {
 
     // Every earlier set: 404 on both wires, and on export.
     // The quiz set names no one and stays.
-    const { quizzes: _quizzes, ...holdingP } = before;
+    const { quizzes: _quizzes, ...holdingP } = { ...before, played };
     for (const page of Object.values(holdingP)) {
       const id = String(page.dataSetId);
       const restPage = await rest(a, tokens.t1, `getDataSetPage?dataSetId=${id}`);
@@ -252,6 +255,19 @@ describe.each(BACKENDS)('erasure of a person on %s', (backend) => {
       expect([what, comparable(after[what])]).toEqual([what, comparable(never[what])]);
     }
     expect(after.users.items).not.toContainEqual(expect.objectContaining({ id: String(pId) }));
+    // The erased id names no one any more: no set lists it, no read logs it.
+    const named = await ok(a, tokens.t1, `getUserSet?userId=${pId}`);
+    expect(named.totalNumberOfItems).toBe(0);
+    const logged = 'SELECT COUNT(*) AS n FROM access_log WHERE subject_user_id = ?';
+    expect(await count(a.dataSource, logged, [pId])).toBe(0);
+
+    // Erasing again, or someone who does not exist, is refused and changes nothing.
+    await expect(eraseUser(a.app.deps, pId, { erasedBy: 'dpo-test' })).rejects.toThrow(
+      'was erased already',
+    );
+    await expect(eraseUser(a.app.deps, 999_999, { erasedBy: 'dpo-test' })).rejects.toThrow(
+      'user 999999 does not exist',
+    );
 
     // The live subscriber's next message omits them.
     await live.until(
@@ -300,6 +316,22 @@ describe.each(BACKENDS)('erasure of a person on %s', (backend) => {
     expect(resultsBefore.total).toBe(1);
     // The teacher watches their session: the subscription ends once they are erased.
     const teacherToken = await createTestToken(a.dataSource, t2, a.keyId);
+    // The teacher owns an API key, through which a pupil signed in: the key goes with the
+    // teacher, and so does that sign-in, which the dry run counts apart.
+    const ownKey = await createTestApiKey(a.dataSource, 'localhost', t2);
+    const throughKey = await createTestToken(a.dataSource, Number(a.ids.users.b), ownKey.id);
+    const viaKey = `apiKey=${encodeURIComponent(ownKey.secret)}&accessToken=${encodeURIComponent(throughKey)}`;
+    expect((await fetch(`${a.app.url}/getUser?userId=${a.ids.users.b}&${viaKey}`)).status).toBe(
+      200,
+    );
+    const plan = await eraseUser(a.app.deps, t2, { erasedBy: 'dpo-test', dryRun: true });
+    expect(plan.tables).toContainEqual({
+      table: 'access_tokens',
+      rows: 1,
+      action: 'delete',
+      note: "other people's, through the person's API keys",
+    });
+    expect(plan.tables).toContainEqual({ table: 'api_keys', rows: 1, action: 'delete' });
     const client = liveClient(a.app.url, {
       connectionParams: { apiKey: a.apiKey, accessToken: teacherToken },
     });
@@ -308,6 +340,9 @@ describe.each(BACKENDS)('erasure of a person on %s', (backend) => {
     await live.messages(1);
 
     await eraseUser(a.app.deps, t2, { erasedBy: 'dpo-test' });
+    expect((await fetch(`${a.app.url}/getUser?userId=${a.ids.users.b}&${viaKey}`)).status).toBe(
+      401,
+    );
 
     await live.ended;
     const last = live.received.at(-1)?.result;

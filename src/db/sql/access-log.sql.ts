@@ -32,13 +32,15 @@ function headerParams(header: AccessLogHeader): SqlParam[] {
 
 /**
  * One entry naming the pupils `subjects` selects: a SELECT whose single column is a user id
- * (duplicates and nulls allowed; each pupil is named once).
+ * (duplicates and nulls allowed; each pupil is named once). An erased person's id is never
+ * named again: after an erasure only its record remains (contract.md §14.6).
  */
 export function accessLogInsertFrom(header: AccessLogHeader, subjects: SqlFragment): SqlFragment {
   return {
     sql: `INSERT INTO access_log (${COLUMNS})
           SELECT DISTINCT ?, ?, ?, ?, ?, s.subject_user_id
-          FROM (${subjects.sql}) s WHERE s.subject_user_id IS NOT NULL`,
+          FROM (${subjects.sql}) s
+          JOIN users su ON su.id = s.subject_user_id AND su.erased_at IS NULL`,
     params: [...headerParams(header), ...subjects.params],
   };
 }

@@ -65,9 +65,10 @@ export function sessionsOfPerson(userId: number): SqlFragment {
 
 /**
  * Every set that holds the person or may have been computed from their answers, expired or not:
- * the sets they made; user sets listing them; result sets with a row of theirs, or aggregated
- * over users (a row without a user); every item analysis. The last two cannot tell whom they
- * counted, so any of them may have counted the person.
+ * the sets they made; user sets listing them; quiz sets holding a quiz they answered (a set of
+ * the quizzes a player played names the player); result sets with a row of theirs, or
+ * aggregated over users (a row without a user); every item analysis. The last two cannot tell
+ * whom they counted, so any of them may have counted the person.
  */
 export function setsOfPerson(userId: number): SqlFragment {
   return {
@@ -76,10 +77,25 @@ export function setsOfPerson(userId: number): SqlFragment {
              OR d.item_type IN ('questionStatistic', 'quizStatistic')
              OR (d.item_type = 'user' AND EXISTS (
                   SELECT 1 FROM data_set_items i WHERE i.data_set_id = d.id AND i.item_id = ?))
+             OR (d.item_type = 'quiz' AND EXISTS (
+                  SELECT 1 FROM data_set_items i JOIN answers a ON a.quiz_id = i.item_id
+                  WHERE i.data_set_id = d.id AND a.user_id = ?))
              OR (d.item_type = 'computedResult' AND EXISTS (
                   SELECT 1 FROM computed_results c WHERE c.data_set_id = d.id
                     AND (c.user_id = ? OR c.user_id IS NULL)))`,
-    params: [userId, userId, userId],
+    params: [userId, userId, userId, userId],
+  };
+}
+
+/**
+ * Other people's sign-ins through API keys the person owns: erasing the person deletes their
+ * keys, and the database deletes those sign-ins with them (access_tokens.api_key_id cascades).
+ */
+export function tokensThroughKeysOf(userId: number): SqlFragment {
+  return {
+    sql: `SELECT COUNT(*) AS n FROM access_tokens t JOIN api_keys k ON k.id = t.api_key_id
+          WHERE k.owner_id = ? AND t.user_id <> ?`,
+    params: [userId, userId],
   };
 }
 

@@ -163,11 +163,14 @@ function userConditions(filters: UserSetFilterValues): SqlFragment[] {
   return conditions;
 }
 
-/** The users matching ALL the filters given (the service requires one), as a SELECT of `id`. */
+/**
+ * The users matching ALL the filters given (the service requires one), as a SELECT of `id`. An
+ * erased person's tombstone is no one: no set lists it (contract.md §14.4).
+ */
 export function userSetSelectSql(filters: UserSetFilterValues): SqlFragment {
   const conditions = userConditions(filters);
   return {
-    sql: `SELECT u.id AS id FROM users u WHERE ${conditions.map((c) => c.sql).join(' AND ')}`,
+    sql: `SELECT u.id AS id FROM users u WHERE ${conditions.map((c) => c.sql).join(' AND ')} AND u.erased_at IS NULL`,
     params: conditions.flatMap((c) => c.params),
   };
 }

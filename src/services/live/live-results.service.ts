@@ -80,14 +80,15 @@ async function sessionSets(ctx: RequestContext, sessionId: number): Promise<Resu
 /**
  * The access-log entry of a subscription's start (contract.md §14.6), once its first message is
  * computed: the pupils that message shows, selected by the database from the same results.
- * Detailed results only, as for getResults: aggregates over the requester scope write none.
+ * Per-pupil results only, as for getResults: detailed, or aggregated by user; aggregates by quiz
+ * write none.
  */
 async function recordSubscriptionStart(
   ctx: RequestContext,
   sessionId: number,
   options: ResultsOptions,
 ): Promise<void> {
-  if (options.aggregation !== null) return;
+  if (options.aggregation?.groupBy === 'quiz') return;
   const scope = resultsScope(ctx, options);
   const sets = await sessionSets(ctx, sessionId);
   await recordAccess(ctx, resultsSubjectsOver(options, sets, ctx.db.dialect, scope));

@@ -10,6 +10,7 @@ import {
   personRow,
   sessionsOfPerson,
   setsOfPerson,
+  tokensThroughKeysOf,
   tombstoneUpdate,
 } from '../../db/sql/erasure.sql';
 import { bumpSessionVersion } from '../../db/sql/session-changes.sql';
@@ -35,6 +36,8 @@ export interface ErasureLine {
   table: string;
   rows: number;
   action: TableEntry['erasure'];
+  /** Whose rows these are, where they are not the person's own. */
+  note?: string;
 }
 
 export interface ErasureReport {
@@ -75,6 +78,50 @@ function erasedValues(entry: TableEntry, userId: number, email: string | null): 
   return email === null ? [joinerHash(userId)] : [joinerHash(userId), accountHashOf(email)];
 }
 
+/** Set ids per statement: bounds a statement's parameters (SQLite allows 32,766) and locks. */
+const SETS_PER_STATEMENT = 500;
+
+function setRowsOf(rows: Record<string, unknown>[]): SetRow[] {
+  return rows.map((row) => ({
+    id: toNumber(row.id),
+    table: kindOf(String(row.item_type)).membersTable,
+    total: toNumber(row.total),
+  }));
+}
+
+/**
+ * Deletes what names the person: every set that holds them or was computed from them (members,
+ * then headers, so none outlives the rows it was computed from), then their rows in every
+ * table the registry erases by deleting.
+ */
+async function removeRows(
+  deps: Pick<AppDeps, 'db'>,
+  run: Run,
+  userId: number,
+  email: string | null,
+  sets: readonly SetRow[],
+): Promise<void> {
+  const { dialect } = deps.db;
+  for (let from = 0; from < sets.length; from += SETS_PER_STATEMENT) {
+    const chunk = sets.slice(from, from + SETS_PER_STATEMENT);
+    for (const table of new Set(chunk.map((set) => set.table))) {
+      const ids = chunk.filter((set) => set.table === table).map((set) => set.id);
+      await run(deleteMembers(dialect, table, ids));
+    }
+    await run(
+      deleteHeaders(
+        dialect,
+        chunk.map((set) => set.id),
+      ),
+    );
+  }
+  for (const entry of PERSONAL_DATA_REGISTRY) {
+    if (entry.erasure !== 'delete' || !entry.erasedRows) continue;
+    const values = erasedValues(entry, userId, email);
+    await run(deleteRows(dialect, entry.table, entry.erasedRows.column, values));
+  }
+}
+
 /**
  * Counts (and without dryRun erases) what the database holds about the person, in one
  * transaction. READ COMMITTED on MySQL/MariaDB: the deletes lock the person's rows only, so
@@ -85,7 +132,7 @@ async function eraseIn(
   runner: QueryRunner,
   userId: number,
   options: ErasureOptions,
-): Promise<{ report: ErasureReport; sessions: number[]; sets: number[] }> {
+): Promise<{ report: ErasureReport; sessions: number[]; sets: number[]; email: string | null }> {
   const { dialect } = deps.db;
   const run = runnerOf(runner);
   const [person] = (await run(personRow(dialect, userId))).rows;
@@ -97,11 +144,7 @@ async function eraseIn(
   }
   const email = typeof person.email === 'string' ? person.email : null;
   const sessions = (await run(sessionsOfPerson(userId))).rows.map((r) => toNumber(r.session_id));
-  const sets: SetRow[] = (await run(setsOfPerson(userId))).rows.map((row) => ({
-    id: toNumber(row.id),
-    table: kindOf(String(row.item_type)).membersTable,
-    total: toNumber(row.total),
-  }));
+  const sets = setRowsOf((await run(setsOfPerson(userId))).rows);
   const setIds = sets.map((set) => set.id);
 
   const tables: ErasureLine[] = [];
@@ -125,25 +168,52 @@ async function eraseIn(
       tables.push({ ...line, rows: toNumber(count?.n ?? 0) });
     }
   }
+  // A key the person owns goes with them, and with it the sign-ins of anyone through it.
+  const [others] = (await run(tokensThroughKeysOf(userId))).rows;
+  tables.push({
+    table: 'access_tokens',
+    rows: toNumber(others?.n ?? 0),
+    action: 'delete',
+    note: "other people's, through the person's API keys",
+  });
   const report = { userId, dryRun: options.dryRun === true, tables };
-  if (options.dryRun) return { report, sessions, sets: [] };
+  if (options.dryRun) return { report, sessions, sets: [], email };
 
-  // Sets first (members, then headers): none may outlive the rows they were computed from.
-  for (const table of new Set(sets.map((set) => set.table))) {
-    const ids = sets.filter((set) => set.table === table).map((set) => set.id);
-    await run(deleteMembers(dialect, table, ids));
-  }
-  if (setIds.length > 0) await run(deleteHeaders(dialect, setIds));
-  for (const entry of PERSONAL_DATA_REGISTRY) {
-    if (entry.erasure !== 'delete' || !entry.erasedRows) continue;
-    const values = erasedValues(entry, userId, email);
-    await run(deleteRows(dialect, entry.table, entry.erasedRows.column, values));
-  }
+  await removeRows(deps, run, userId, email, sets);
   const now = dialect.date(wholeSeconds(new Date()));
   await run(tombstoneUpdate(userId, now));
   await run(erasureRecordInsert(erasureSubjectHash(userId), now, options.erasedBy));
   // §16: the `user.erased` event (the id only) joins this transaction once events have an outbox.
-  return { report, sessions, sets: setIds };
+  return { report, sessions, sets: setIds, email };
+}
+
+/**
+ * Runs `work` in one transaction (READ COMMITTED on MySQL/MariaDB), committed unless
+ * `rollBack`, rolled back on failure.
+ */
+async function inTransaction<T>(
+  deps: Pick<AppDeps, 'db'>,
+  work: (run: Run, runner: QueryRunner) => Promise<T>,
+  rollBack = false,
+): Promise<T> {
+  const { db } = deps;
+  return db.exclusive(async () => {
+    const runner = db.write.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction(db.dialect.name === 'mysql' ? 'READ COMMITTED' : undefined);
+      try {
+        const done = await work(runnerOf(runner), runner);
+        await (rollBack ? runner.rollbackTransaction() : runner.commitTransaction());
+        return done;
+      } catch (error) {
+        await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
+  });
 }
 
 /**
@@ -157,25 +227,21 @@ export async function eraseUser(
   options: ErasureOptions,
 ): Promise<ErasureReport> {
   const { db } = deps;
-  const outcome = await db.exclusive(async () => {
-    const runner = db.write.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction(db.dialect.name === 'mysql' ? 'READ COMMITTED' : undefined);
-      try {
-        const done = await eraseIn(deps, runner, userId, options);
-        await (options.dryRun ? runner.rollbackTransaction() : runner.commitTransaction());
-        return done;
-      } catch (error) {
-        await runner.rollbackTransaction().catch(() => undefined);
-        throw error;
-      }
-    } finally {
-      await runner.release();
-    }
-  });
+  const outcome = await inTransaction(
+    deps,
+    (_run, runner) => eraseIn(deps, runner, userId, options),
+    options.dryRun === true,
+  );
   if (!options.dryRun) {
-    forgetDataSets(db.write, outcome.sets);
+    // A write that was already under way (an answer of the person waiting on their row, a set
+    // computed from a snapshot taken before the commit) may commit after the erasure: a second
+    // pass, once no credential of theirs is left, removes what such a write left.
+    const remnants = await inTransaction(deps, (run) =>
+      run(setsOfPerson(userId)).then(({ rows }) =>
+        removeRows(deps, run, userId, outcome.email, setRowsOf(rows)).then(() => setRowsOf(rows)),
+      ),
+    );
+    forgetDataSets(db.write, [...outcome.sets, ...remnants.map((set) => set.id)]);
     const now = new Date();
     for (const sessionId of outcome.sessions) {
       const bump = bumpSessionVersion(db.dialect, sessionId, now);

@@ -38,6 +38,7 @@ import type {
   PersonalProfileView,
   QuizFlagView,
 } from './personal-data.views';
+import { normalizeEmail } from '../auth/login.service';
 
 /**
  * A person's export (contract.md §14.3): everything the service holds about one user. The
@@ -243,7 +244,10 @@ export async function exportPersonalDataOf(
   options: { pageSize?: number } = {},
 ): Promise<PersonalDataExport> {
   const ref = user.trim();
-  const lookup = personalUserLookup(/^\d+$/.test(ref) ? { id: Number(ref) } : { email: ref });
+  // Emails are stored normalised (lower case): the same person whatever the operator typed.
+  const lookup = personalUserLookup(
+    /^\d+$/.test(ref) ? { id: Number(ref) } : { email: normalizeEmail(ref) },
+  );
   const [found] = await ctx.db.writeRows.rows<{ id: unknown }>(lookup.sql, lookup.params);
   // The reason names the parameter only: an email is not repeated (nor logged).
   if (!found) throw Errors.notFound(ctx.operation, 'user', ref, 'no such user');

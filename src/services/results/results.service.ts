@@ -83,7 +83,8 @@ export async function requireUserAndQuizSets(
  * results would show the requester: none for an anonymous one (values null, count 0), every
  * attempt (zeros only for pairs without any) under LEGACY_OPEN_READS. Surveys have no score:
  * their attempts' scores are null, and count still counts them.
- * Detailed results record the pupils they name in the access log, in the set's transaction.
+ * Detailed results and aggregates by user record the pupils they name in the access log, in the
+ * set's transaction.
  */
 export async function getResults(ctx: RequestContext, raw: RawResultsParams): Promise<DataSetPage> {
   const request = parseResultsRequest(ctx.operation, raw);
@@ -94,9 +95,11 @@ export async function getResults(ctx: RequestContext, raw: RawResultsParams): Pr
   return createDataSetFrom(ctx, 'computedResult', resultsQuery(request, ctx.db.dialect, scope), {
     numberOfItemsPerPage: raw.numberOfItemsPerPage,
     parameters: resultsParametersJson(request),
-    // Detailed results name pupils: the entry names those of the set's rows (contract.md
-    // §14.6). Aggregates over the requester scope write none.
+    // Detailed results, and aggregates by user, are per-pupil data: the entry names the pupils
+    // of the set's rows (contract.md §14.6). Aggregates by quiz name no one and write none.
     accessLog:
-      request.aggregation === null ? accessLogOfSet(ctx, computedResultSubjects) : undefined,
+      request.aggregation?.groupBy === 'quiz'
+        ? undefined
+        : accessLogOfSet(ctx, computedResultSubjects),
   });
 }

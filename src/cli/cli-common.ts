@@ -24,7 +24,6 @@ export function wholeNumber(min: number, max: number) {
   };
 }
 
-/** A fraction (0.2) or a percentage (20%). */
 /** `2026-11-27T09:00:00Z` or `2026-11-27`: a point in time, with its zone (Z when absent). */
 export function isoDateTime(raw: string): Date {
   const text = raw.trim();
@@ -38,6 +37,7 @@ export function isoDateTime(raw: string): Date {
   return date;
 }
 
+/** A fraction (0.2) or a percentage (20%). */
 export function fraction(raw: string): number {
   const match = /^(\d+(?:\.\d+)?)(%)?$/.exec(raw.trim());
   if (!match)

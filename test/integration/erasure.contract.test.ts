@@ -338,6 +338,9 @@ describe.each(BACKENDS)('erasure of a person on %s', (backend) => {
     clients.push(client);
     const live = new LiveSubscription(client, SESSION_RESULTS, { sessionId: a.ids.sessions.S2 });
     await live.messages(1);
+    // The owner reads the session: it gets a join code (contract §9).
+    const session = await ok(a, teacherToken, `getSession?sessionId=${a.ids.sessions.S2}`);
+    expect(session.joinCode).toEqual(expect.any(String));
 
     await eraseUser(a.app.deps, t2, { erasedBy: 'dpo-test' });
     expect((await fetch(`${a.app.url}/getUser?userId=${a.ids.users.b}&${viaKey}`)).status).toBe(
@@ -354,6 +357,14 @@ describe.each(BACKENDS)('erasure of a person on %s', (backend) => {
     expect(
       await count(a.dataSource, 'SELECT COUNT(*) AS n FROM sessions WHERE owner_id = ?', [t2]),
     ).toBe(1);
+    // Kept for its pupils, but no one joins it any more.
+    expect(
+      await count(
+        a.dataSource,
+        'SELECT COUNT(*) AS n FROM sessions WHERE owner_id = ? AND join_code IS NOT NULL',
+        [t2],
+      ),
+    ).toBe(0);
     // The quiz still reads, its author an id that shows no one.
     const quiz = await ok(a, pupil, `getQuiz?quizId=${a.ids.quizzes.q2}`);
     expect(JSON.stringify(quiz)).not.toContain(PUPIL_NAMES.t2[1]);

@@ -99,6 +99,15 @@ export function tokensThroughKeysOf(userId: number): SqlFragment {
   };
 }
 
+/** The join codes of the person's sessions: no one joins a session of an erased owner. */
+export function joinCodesOfOwnerCleared(userId: number): SqlFragment {
+  return {
+    sql: `UPDATE sessions SET join_code = NULL, join_code_expires_at = NULL
+          WHERE owner_id = ? AND join_code IS NOT NULL`,
+    params: [userId],
+  };
+}
+
 /** The tombstone: every personal column of the row emptied, the id kept (never reused). */
 export function tombstoneUpdate(userId: number, erasedAt: SqlDate): SqlFragment {
   return {

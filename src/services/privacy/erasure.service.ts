@@ -5,6 +5,7 @@ import { deleteHeaders, deleteMembers, type MembersTable } from '../../db/sql/da
 import { toNumber } from '../../db/sql/dialect';
 import {
   countRows,
+  joinCodesOfOwnerCleared,
   deleteRows,
   erasureRecordInsert,
   personRow,
@@ -181,6 +182,7 @@ async function eraseIn(
 
   await removeRows(deps, run, userId, email, sets);
   const now = dialect.date(wholeSeconds(new Date()));
+  await run(joinCodesOfOwnerCleared(userId));
   await run(tombstoneUpdate(userId, now));
   await run(erasureRecordInsert(erasureSubjectHash(userId), now, options.erasedBy));
   // §16: the `user.erased` event (the id only) joins this transaction once events have an outbox.

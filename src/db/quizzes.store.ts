@@ -1,5 +1,6 @@
 import type { Database } from './database';
 import { Question, Quiz, QuizTag, UserQuizFlag } from './entities';
+import { outboxEntry } from './sql/webhook-outbox.sql';
 
 /** The columns of a new quiz; its id comes from the database. */
 export type NewQuiz = Omit<Quiz, 'id' | 'author' | 'tags'>;
@@ -16,7 +17,10 @@ export interface QuizWrite {
   favorite?: boolean;
 }
 
-/** Writes a quiz with its tags, questions and the author's flag in one transaction. */
+/**
+ * Writes a quiz with its tags, questions and the author's flag in one transaction, with its
+ * `quiz.created` event (contract.md §16).
+ */
 export function insertQuiz(db: Database, write: QuizWrite): Promise<Quiz> {
   return db.write.transaction(async (manager) => {
     const saved = await manager.getRepository(Quiz).save({ ...write.quiz });
@@ -36,6 +40,16 @@ export function insertQuiz(db: Database, write: QuizWrite): Promise<Quiz> {
         imported: false,
       });
     }
+    const { authorId } = write.quiz;
+    const event = outboxEntry(
+      db.dialect,
+      'quiz.created',
+      saved.id,
+      authorId,
+      { quizId: saved.id },
+      Date.now(),
+    );
+    await manager.query(event.sql, event.params);
     return saved;
   });
 }

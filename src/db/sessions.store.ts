@@ -2,6 +2,7 @@ import type { Database } from './database';
 import { Session, SessionQuiz } from './entities';
 import { addAttendees } from './sql/answers.sql';
 import { bumpSessionVersion } from './sql/session-changes.sql';
+import { outboxEntry } from './sql/webhook-outbox.sql';
 
 /** The columns of a new session; its id comes from the database. */
 export type NewSession = Pick<
@@ -30,7 +31,8 @@ export function sessionsByClientRef(
  * Writes a new session with its quizzes and attendees, in one transaction. The attendees go in
  * one statement of our own: TypeORM's insert reads back the rows it wrote (for their defaults)
  * with a WHERE of one OR branch per row, deeper than SQLite's expression tree allows from 998
- * attendees on ("Expression tree is too large").
+ * attendees on ("Expression tree is too large"). The `session.created` event joins the same
+ * transaction (contract.md §16).
  */
 export function insertSession(
   db: Database,
@@ -47,6 +49,16 @@ export function insertSession(
       const attendees = addAttendees(db.dialect, saved.id, attendeeIds);
       await manager.query(attendees.sql, attendees.params);
     }
+    const data = { sessionId: saved.id, quizIds: [...quizIds] };
+    const event = outboxEntry(
+      db.dialect,
+      'session.created',
+      saved.id,
+      fields.ownerId,
+      data,
+      Date.now(),
+    );
+    await manager.query(event.sql, event.params);
     return saved;
   });
 }

@@ -13,6 +13,13 @@ import { RateLimitCounter } from './rate-limit-counter.entity';
 import { WebSession } from './web-session.entity';
 import { AccessLogEntry, Erasure } from './privacy-records.entity';
 import { QuestionStatisticItem, QuizStatisticItem } from './statistic-items.entity';
+import {
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookOutboxEntry,
+} from './webhook.entity';
 
 export {
   AccessToken,
@@ -39,6 +46,11 @@ export {
   WebSession,
   AccessLogEntry,
   Erasure,
+  WebhookEndpoint,
+  WebhookOutboxEntry,
+  WebhookEvent,
+  WebhookDelivery,
+  WebhookAttempt,
 };
 
 export const ENTITIES = [
@@ -66,4 +78,9 @@ export const ENTITIES = [
   RateLimitCounter,
   AccessLogEntry,
   Erasure,
+  WebhookEndpoint,
+  WebhookOutboxEntry,
+  WebhookEvent,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

@@ -5,19 +5,13 @@
  * the migrated schema of both databases, so a column cannot be added without being declared here.
  */
 
-import type { ColumnEntry, PersonalCategory, TableEntry } from './personal-data.types';
+import type { TableEntry } from './personal-data.types';
 
 export type { ColumnEntry, ErasureRule, PersonalCategory, TableEntry } from './personal-data.types';
 
-const none: ColumnEntry = { category: null };
-const person: ColumnEntry = { category: 'person' };
-const as = (category: PersonalCategory, note?: string): ColumnEntry =>
-  note === undefined ? { category } : { category, note };
-const kept = (note: string): ColumnEntry => ({ category: 'person', note, keepsTombstoneId: true });
-const plain = (note: string): ColumnEntry => ({ category: null, note });
+import { as, kept, none, NOT_PERSONAL, person, plain, WHILE_USED } from './registry-columns';
+import { WEBHOOK_TABLES } from './webhook-data.registry';
 
-const WHILE_USED = 'as long as the database keeps it: no retention period applies';
-const NOT_PERSONAL = 'nothing: no personal data';
 const ANSWER_RETENTION =
   "ANSWER_RETENTION_DAYS after the session's start (default 730; 0 keeps it for ever), then purged by the maintenance job";
 
@@ -420,4 +414,5 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
     export: NOT_PERSONAL,
     erasure: 'none',
   },
+  ...WEBHOOK_TABLES,
 ];

@@ -15,6 +15,7 @@ import {
   tombstoneUpdate,
 } from '../../db/sql/erasure.sql';
 import { bumpSessionVersion } from '../../db/sql/session-changes.sql';
+import { userErasedOutboxEntries } from '../../db/sql/webhook-outbox.sql';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import { PERSONAL_DATA_REGISTRY } from '../../domain/privacy/personal-data.registry';
 import type { TableEntry } from '../../domain/privacy/personal-data.types';
@@ -180,12 +181,13 @@ async function eraseIn(
   const report = { userId, dryRun: options.dryRun === true, tables };
   if (options.dryRun) return { report, sessions, sets: [], email };
 
+  // §16: user.erased, to those the person was known to, before their memberships go.
+  await run(userErasedOutboxEntries(userId, Date.now()));
   await removeRows(deps, run, userId, email, sets);
   const now = dialect.date(wholeSeconds(new Date()));
   await run(joinCodesOfOwnerCleared(userId));
   await run(tombstoneUpdate(userId, now));
   await run(erasureRecordInsert(erasureSubjectHash(userId), now, options.erasedBy));
-  // §16: the `user.erased` event (the id only) joins this transaction once events have an outbox.
   return { report, sessions, sets: setIds, email };
 }
 

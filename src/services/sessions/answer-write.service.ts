@@ -219,7 +219,13 @@ export async function addAnswers(
   // The owner's answers for others make them attendees; an attendee already is one.
   const attendees =
     session.ownerId === requester.userId ? [...new Set(rows.map((row) => row.userId))] : [];
-  const counts = await storeAnswers(ctx, { sessionId, rows, attendees, now });
+  const counts = await storeAnswers(ctx, {
+    sessionId,
+    ownerId: session.ownerId,
+    rows,
+    attendees,
+    now,
+  });
   // Committed: this instance's live subscribers hear at once; the others read the marker.
   if (counts.inserted + counts.updated > 0) ctx.sessionChanges.changed(sessionId);
   return { sessionId, received: rows.length, ...counts };

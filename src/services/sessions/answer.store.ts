@@ -13,6 +13,7 @@ import {
   type UpsertCounts,
 } from '../../db/sql/answers.sql';
 import { bumpSessionVersion, bumpSessionVersionIfChanged } from '../../db/sql/session-changes.sql';
+import { answersOutboxEntryIfChanged, outboxEntry } from '../../db/sql/webhook-outbox.sql';
 
 /**
  * How a checked batch of answers is stored: one transaction holding the new attendees, the
@@ -20,9 +21,13 @@ import { bumpSessionVersion, bumpSessionVersionIfChanged } from '../../db/sql/se
  * fastest (db/unit-of-work.ts), as data sets are.
  */
 
-/** A batch checked and scored, ready to store; `attendees` are the users it makes attendees. */
+/**
+ * A batch checked and scored, ready to store; `attendees` are the users it makes attendees;
+ * `ownerId`, the session's owner, whose endpoints hear of it (contract.md §16).
+ */
 export interface CheckedBatch {
   sessionId: number;
+  ownerId: number;
   rows: readonly AnswerRow[];
   attendees: readonly number[];
   now: Date;
@@ -39,9 +44,11 @@ const ATTEMPTS = 4;
  */
 function answersWrite(
   ctx: RequestContext,
-  { sessionId, rows, attendees, now }: CheckedBatch,
+  { sessionId, ownerId, rows, attendees, now }: CheckedBatch,
 ): UnitOfWork<UpsertCounts> {
   const { dialect } = ctx.db;
+  // answers.recorded: the outbox entry joins the transaction only when the batch changed a row.
+  const event = { answers: rows.length, userIds: [...new Set(rows.map((row) => row.userId))] };
   return {
     batch: () => {
       const statements: SqlStatement[] =
@@ -50,6 +57,7 @@ function answersWrite(
       statements.push(
         ...upsertAnswers(dialect, sessionId, rows),
         ...bumpSessionVersionIfChanged(sessionId, now),
+        answersOutboxEntryIfChanged(sessionId, ownerId, event, Date.now()),
       );
       return {
         statements,
@@ -72,6 +80,15 @@ function answersWrite(
       if (changed > 0) {
         const marker = bumpSessionVersion(dialect, sessionId, now);
         await manager.query(marker.sql, marker.params);
+        const outbox = outboxEntry(
+          dialect,
+          'answers.recorded',
+          sessionId,
+          ownerId,
+          event,
+          Date.now(),
+        );
+        await manager.query(outbox.sql, outbox.params);
       }
       return { inserted, updated: changed - inserted, unchanged: rows.length - changed };
     },

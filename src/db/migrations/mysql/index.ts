@@ -5,6 +5,7 @@ import { SessionIngestion1795491343684 } from './1795491343684-SessionIngestion'
 import { ItemStatistics1795528520589 } from './1795528520589-ItemStatistics';
 import { SessionJoinCodes1795790134407 } from './1795790134407-SessionJoinCodes';
 import { PupilDataRights1795809699477 } from './1795809699477-PupilDataRights';
+import { Webhooks1795818281877 } from './1795818281877-Webhooks';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
 export const MYSQL_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MYSQL_MIGRATIONS = [
   ItemStatistics1795528520589,
   SessionJoinCodes1795790134407,
   PupilDataRights1795809699477,
+  Webhooks1795818281877,
 ];

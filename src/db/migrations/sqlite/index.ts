@@ -5,6 +5,7 @@ import { SessionIngestion1795491348597 } from './1795491348597-SessionIngestion'
 import { ItemStatistics1795528532848 } from './1795528532848-ItemStatistics';
 import { SessionJoinCodes1795790178321 } from './1795790178321-SessionJoinCodes';
 import { PupilDataRights1795809701183 } from './1795809701183-PupilDataRights';
+import { Webhooks1795818284171 } from './1795818284171-Webhooks';
 
 /** Applied in this order; a landed migration is never edited, a change is a new one. */
 export const SQLITE_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const SQLITE_MIGRATIONS = [
   ItemStatistics1795528532848,
   SessionJoinCodes1795790178321,
   PupilDataRights1795809701183,
+  Webhooks1795818284171,
 ];

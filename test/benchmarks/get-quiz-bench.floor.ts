@@ -4,6 +4,8 @@
  * it) and must be unrevoked and bound to the caller's host; the request is counted against the
  * key's rate limit in the same database (contract §11: every instance shares the count), by one
  * upsert; then the quiz with its author, its tags and its questions are read and sent as JSON.
+ * With `counting: false` the same handler skips the upsert: the reads any implementation does
+ * once counting no longer writes per request (the second floor).
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -31,9 +33,24 @@ function hostMatches(bound: string, req: Request): boolean {
 export async function startFloor(
   uri: string,
   poolSize: number,
+  { counting = true }: { counting?: boolean } = {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const pool = mysql.createPool({ uri, connectionLimit: poolSize, timezone: 'Z' });
   const app = express();
+  /**
+   * Counts the request: one statement, the window's count read back through LAST_INSERT_ID (0
+   * when the row was just inserted).
+   */
+  const charge = async (keyId: number): Promise<boolean> => {
+    const now = Date.now();
+    const [charged] = await pool.query<mysql.ResultSetHeader>(
+      `INSERT INTO rate_limits (\`key\`, points, expire) VALUES (?, 1, ?)
+       ON DUPLICATE KEY UPDATE points = LAST_INSERT_ID(IF(expire <= ?, 1, points + 1)),
+                               expire = IF(expire <= ?, ?, expire)`,
+      [`floor:${keyId}`, now + WINDOW_MS, now, now, now + WINDOW_MS],
+    );
+    return (charged.insertId || 1) <= RATE_LIMIT_POINTS;
+  };
   const getQuiz = async (req: Request, res: Response): Promise<void> => {
     const presented =
       req.get('x-api-key') ?? (typeof req.query.apiKey === 'string' ? req.query.apiKey : '');
@@ -50,16 +67,8 @@ export async function startFloor(
       res.status(401).json({ type: 'UnauthorizedOperationException' });
       return;
     }
-    // The contract's rate limit, counted in the database every instance shares: one statement,
-    // the window's count read back through LAST_INSERT_ID (0 when the row was just inserted).
-    const now = Date.now();
-    const [charged] = await pool.query<mysql.ResultSetHeader>(
-      `INSERT INTO rate_limits (\`key\`, points, expire) VALUES (?, 1, ?)
-       ON DUPLICATE KEY UPDATE points = LAST_INSERT_ID(IF(expire <= ?, 1, points + 1)),
-                               expire = IF(expire <= ?, ?, expire)`,
-      [`floor:${key.id}`, now + WINDOW_MS, now, now, now + WINDOW_MS],
-    );
-    if ((charged.insertId || 1) > RATE_LIMIT_POINTS) {
+    // The contract's rate limit, counted in the database every instance shares (contract §11).
+    if (counting && !(await charge(Number(key.id)))) {
       res.status(429).json({ type: 'TooManyRequestsException' });
       return;
     }

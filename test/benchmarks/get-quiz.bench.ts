@@ -23,7 +23,9 @@
  * - Reported per connection count and target: median req/s over the rounds (with min–max),
  *   medians of the rounds' p50 and p99 latencies, errors summed over the rounds (non-2xx answers,
  *   timeouts, connection errors; detailed by status below the table), req/s against the floor's
- *   at the same connection count, and GraphQL against REST.
+ *   at the same connection count and against the second floor's (the same handler without the
+ *   count's write: the reads any implementation does once counting writes nothing per request),
+ *   and GraphQL against REST.
  * - `--help` prints the options. Modules: get-quiz-bench.config (options), .data (database),
  *   .floor, .load (autocannon); the service's process comes from results-bench.process.
  */
@@ -49,6 +51,7 @@ import { startFloor } from './get-quiz-bench.floor';
 import { autocannon, type Measure, type Target } from './get-quiz-bench.load';
 
 const FLOOR = 'floor (Express + mysql2)';
+const NO_WRITE_FLOOR = 'floor, no count write';
 
 function serviceTargets(
   service: Service,
@@ -99,13 +102,14 @@ function printTable(quizId: number, targets: Target[], samples: Map<string, Meas
     `${ROUNDS} round(s) × ${SECONDS} s per target and connection count (after ${RUN_WARM_UP_SECONDS} s autocannon warm-up each; ${WARM_UP_SECONDS} s per target first), interleaved, order rotated per round; medians over rounds, errors summed`,
   );
   out(
-    `${'conns'.padStart(5)}  ${'target'.padEnd(26)}${'req/s'.padStart(8)}${'min–max'.padStart(14)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'errors'.padStart(8)}${'× floor'.padStart(9)}${'GraphQL/REST'.padStart(14)}`,
+    `${'conns'.padStart(5)}  ${'target'.padEnd(26)}${'req/s'.padStart(8)}${'min–max'.padStart(14)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'errors'.padStart(8)}${'× floor'.padStart(9)}${'× no-write'.padStart(11)}${'GraphQL/REST'.padStart(14)}`,
   );
   const details: string[] = [];
   for (const c of CONNECTIONS) {
     const of = (name: string) => samples.get(`${c}|${name}`) ?? [];
     const rps = (name: string) => median(of(name).map((m) => m.rps));
     const floorRps = rps(FLOOR);
+    const noWriteRps = rps(NO_WRITE_FLOOR);
     for (const t of targets) {
       const runs = of(t.name);
       const values = runs.map((m) => m.rps);
@@ -122,7 +126,7 @@ function printTable(quizId: number, targets: Target[], samples: Map<string, Meas
           .toFixed(1)
           .padStart(
             8,
-          )}${String(errors).padStart(8)}${(rps(t.name) / floorRps).toFixed(2).padStart(9)}${vsRest.padStart(14)}`.trimEnd(),
+          )}${String(errors).padStart(8)}${(rps(t.name) / floorRps).toFixed(2).padStart(9)}${(rps(t.name) / noWriteRps).toFixed(2).padStart(11)}${vsRest.padStart(14)}`.trimEnd(),
       );
       if (errors > 0) {
         const byStatus = new Map<string, number>();
@@ -148,9 +152,11 @@ async function main(): Promise<void> {
   const service = await startService(mainJs, DB);
   const compared = COMPARE_JS ? await startService(COMPARE_JS, DB) : undefined;
   const floor = await startFloor(mysqlUri(DB), POOL_SIZE);
+  const readsOnly = await startFloor(mysqlUri(DB), POOL_SIZE, { counting: false });
   const samples = new Map<string, Measure[]>();
   const targets: Target[] = [
     { name: FLOOR, url: `${floor.url}/getQuiz?quizId=${quizId}&apiKey=${apiKey}` },
+    { name: NO_WRITE_FLOOR, url: `${readsOnly.url}/getQuiz?quizId=${quizId}&apiKey=${apiKey}` },
     ...serviceTargets(service, '', apiKey, quizId),
     ...(compared ? serviceTargets(compared, ' (compare)', apiKey, quizId) : []),
   ];
@@ -180,6 +186,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await floor.close();
+    await readsOnly.close();
     await service.stop();
     await compared?.stop();
   }

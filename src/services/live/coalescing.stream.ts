@@ -17,8 +17,8 @@ export interface CoalescingOptions<T> {
   watch(listener: (version: number) => void): () => void;
   /** The source's version now (read once, after watching, before the first computation). */
   readVersion(): Promise<number>;
-  /** A value that reflects at least every change up to the version taken before it. */
-  compute(): Promise<T>;
+  /** A value that reflects at least every change up to `version`, taken before it. */
+  compute(version: number): Promise<T>;
   /** The least time between two values, in milliseconds. */
   gapMs: number;
   /** When the stream ends (milliseconds since the epoch), or null. */
@@ -73,7 +73,7 @@ export class CoalescingStream<T> implements AsyncIterableIterator<CoalescedEvent
         return { done: false, value: { kind: 'ended', reason: 'revoked' } };
       }
       const version = this.latest;
-      const value = await this.options.compute();
+      const value = await this.options.compute(version);
       this.computed = version;
       if (this.done) return this.finished();
       return { done: false, value: { kind: 'value', value } };

@@ -19,6 +19,7 @@ import type { ResultsSets } from '../../db/sql/result-attempts.sql';
 import { recordAccess } from '../access-log/access-log.service';
 import { requesterStillAllowed } from '../auth/credentials.service';
 import { CoalescingStream } from './coalescing.stream';
+import { SharedComputations } from './shared-computations';
 
 /**
  * Live results of a session (contract.md §10): the items getSessionResults would page, computed
@@ -128,6 +129,31 @@ export async function watchSessionResults(
 }
 
 /**
+ * The computations of this instance's subscriptions, one cache per instance: keyed by its change
+ * feed, which every request context of the instance shares.
+ */
+const SHARED = new WeakMap<object, SharedComputations<ComputedResultView[]>>();
+
+function sharedOf(ctx: RequestContext): SharedComputations<ComputedResultView[]> {
+  let shared = SHARED.get(ctx.sessionChanges);
+  if (!shared) {
+    shared = new SharedComputations();
+    SHARED.set(ctx.sessionChanges, shared);
+  }
+  return shared;
+}
+
+/**
+ * What makes two subscriptions' results the same: the session, the parameters, and who asks
+ * (the sets and the scope of what may be seen in detail follow from the requester, §7).
+ */
+function computationKey(ctx: RequestContext, sessionId: number, options: ResultsOptions): string {
+  const { requester } = ctx;
+  const who = requester.kind === 'user' ? `user:${requester.userId}` : requester.kind;
+  return JSON.stringify([sessionId, who, options, resultsScope(ctx, options)]);
+}
+
+/**
  * The stream's events as the subscription's. An iterator of its own rather than a generator over
  * the stream: `return()` must reach the stream while it waits for a change (see CoalescingStream).
  */
@@ -137,11 +163,13 @@ function liveEvents(
   options: ResultsOptions,
   endsAt: number | null,
 ): AsyncIterableIterator<LiveResultsEvent> {
+  const key = computationKey(ctx, sessionId, options);
   const stream = new CoalescingStream({
     watch: (listener) => ctx.sessionChanges.watch(sessionId, listener),
     readVersion: async () =>
       (await readSessionVersions(ctx.db.read, ctx.db.dialect, [sessionId])).get(sessionId) ?? 0,
-    compute: () => sessionResultsNow(ctx, sessionId, options),
+    compute: (version) =>
+      sharedOf(ctx).get(key, version, () => sessionResultsNow(ctx, sessionId, options)),
     gapMs: LIVE_RESULTS_GAP_MS,
     endsAt,
     stillAllowed: () => requesterStillAllowed(ctx),

@@ -3,6 +3,7 @@ import { LoginFailure, RateLimitCounter, WebSession } from '../db/entities';
 import { purgeExpiredTokens } from '../services/auth/access-token.service';
 import { purgeExpiredDataSets } from '../services/sets/data-set.service';
 import { purgeExpiredAccessLog, purgeExpiredAnswers } from '../services/privacy/retention.service';
+import { purgeWebhookHistory } from '../services/webhooks/webhook-queue.service';
 import type { Job } from './jobs';
 import type { AppDeps } from '../context/request-context';
 
@@ -46,6 +47,12 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
         name: 'purge-expired-access-log',
         everySeconds: every,
         run: (d) => purgeExpiredAccessLog(d),
+      },
+      // Webhook deliveries (with their attempts) and events past 30 days, in short batches.
+      {
+        name: 'purge-webhook-history',
+        everySeconds: every,
+        run: (d) => purgeWebhookHistory(d),
       },
       {
         name: 'purge-expired-web-sessions',

@@ -9,6 +9,7 @@ import type { AppDeps } from '../context/request-context';
 import { createApp, type AppOptions } from './app';
 import { startJobs } from './jobs';
 import { maintenanceJobs } from './maintenance.jobs';
+import { startWebhookDelivery } from './webhook-delivery.loop';
 
 export interface RunningServer {
   server: http.Server;
@@ -27,6 +28,7 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
   const { app, stop: stopApp } = await createApp(deps, options);
   const { periodic, final } = maintenanceJobs(deps);
   const jobs = startJobs(deps, periodic, final);
+  const webhooks = startWebhookDelivery(deps);
   // Room for the configured URL limit, so an over-long query string gets the contract's 413
   // from the app; a head larger still is answered by the client-error handler.
   const maxHeaderSize = Math.max(16384, config.urlLimitBytes + 8192);
@@ -71,6 +73,8 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
       clearInterval(reaper);
       await subscriptionsClosed;
       deps.sessionChanges.close();
+      // Sends in flight finish and are recorded; those not started stay due for any instance.
+      await webhooks.stop();
       await jobs.stop();
       await stopApp();
       await db.close();

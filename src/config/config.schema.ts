@@ -307,6 +307,10 @@ export const ENV_SCHEMA = z
     WEBHOOK_SECRET_KEY: key32.optional(),
     // Hosts a webhook may reach over http and on a loopback, private or link-local address.
     WEBHOOK_ALLOWED_HOSTS: hostList.default([]),
+    // Whether this instance dispatches the outbox and sends deliveries (false: writes still queue).
+    WEBHOOK_DELIVERY_ENABLED: flag.default(true),
+    // The first retry's delay; each next one doubles it (webhook-retry.ts), jittered.
+    WEBHOOK_RETRY_BASE_MS: wholeNumber(1, 3_600_000).default(30_000),
   })
   .superRefine(
     (env, ctx) => {

@@ -103,12 +103,15 @@ export interface Config {
    * WEBHOOK_SECRET_KEY, else derived from COOKIE_SECRET (required in production, so no new
    * setting is), else a fixed development key (`secretKeySource` says which); `allowedHosts` are
    * the URL hosts that may be reached over http and on loopback, private or link-local addresses
-   * (tests, local receivers).
+   * (tests, local receivers); `deliveryEnabled` starts the dispatcher and delivery worker
+   * (WEBHOOK_DELIVERY_ENABLED); `retryBaseMs` is the first retry's delay (WEBHOOK_RETRY_BASE_MS).
    */
   webhooks: {
     secretKey: Buffer;
     secretKeySource: 'setting' | 'cookie-secret' | 'development';
     allowedHosts: readonly string[];
+    deliveryEnabled: boolean;
+    retryBaseMs: number;
   };
 }
 
@@ -273,6 +276,8 @@ export function loadConfig(env: RawEnv = process.env, cwd: string = process.cwd(
     webhooks: {
       ...webhookSecretKey(e.WEBHOOK_SECRET_KEY, e.COOKIE_SECRET),
       allowedHosts: Object.freeze([...e.WEBHOOK_ALLOWED_HOSTS]),
+      deliveryEnabled: e.WEBHOOK_DELIVERY_ENABLED,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     },
   };
   return Object.freeze(config);

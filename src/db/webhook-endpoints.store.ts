@@ -1,3 +1,4 @@
+import { LessThanOrEqual } from 'typeorm';
 import type { Database } from './database';
 import { WebhookDelivery, WebhookEndpoint } from './entities';
 
@@ -38,6 +39,15 @@ export function webhookEndpointsOf(db: Database, ownerId: number): Promise<Webho
 /** How many endpoints an owner has. */
 export function countWebhookEndpointsOf(db: Database, ownerId: number): Promise<number> {
   return db.write.getRepository(WebhookEndpoint).countBy({ ownerId });
+}
+
+/** How many endpoints an owner has of ids up to `id` (those made before it, and it). */
+export function countWebhookEndpointsUpTo(
+  db: Database,
+  ownerId: number,
+  id: number,
+): Promise<number> {
+  return db.write.getRepository(WebhookEndpoint).countBy({ ownerId, id: LessThanOrEqual(id) });
 }
 
 /** The endpoint of an id, or null. */

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { processMetricsText } from './metrics.process';
+import { WebhookMetrics } from './metrics.webhooks';
 
 /** How a request came: an API transport, the HTML pages, or anything else (probes, 404s). */
 export type Transport = 'rest' | 'graphql' | 'web' | 'other';
@@ -40,6 +41,8 @@ export class ServiceMetrics {
   private readonly retentionPurged: Counter<'what'>;
   private readonly requestObservers = new Map<string, Map<string, Map<number, Observer>>>();
   private readonly statementObservers = new Map<string, Observer>();
+  /** Webhook deliveries and their queue (metrics.webhooks.ts). */
+  readonly webhooks: WebhookMetrics;
 
   /** `pools` reads the database pools at each scrape; none on SQLite. */
   constructor(pools?: () => readonly PoolReading[]) {
@@ -73,6 +76,7 @@ export class ServiceMetrics {
     // Every series from the start, so a scrape tells "nothing purged yet" from "no such metric".
     for (const what of ['answers', 'attendances', 'access_log'] as const)
       this.retentionPurged.inc({ what }, 0);
+    this.webhooks = new WebhookMetrics(registers);
     if (pools) registerPoolGauges(registers, pools);
   }
 

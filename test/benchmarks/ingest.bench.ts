@@ -51,7 +51,23 @@
  *   peak and at the end. Run once with the subscriptions on the instance that takes the writes,
  *   then (BENCH_LIVE_CROSS=0: not) on a second instance started on the same database, which
  *   hears of the writes through its change feed's poll (LIVE_POLL_INTERVAL_MS, as set).
- * - Exit code 1 when a batch was refused or failed, or a live subscription failed.
+ * - BENCH_WEBHOOKS=1 (default 0: the run as without webhooks) adds the target "service, webhooks
+ *   on" beside "service" (then: off) in both series, interleaved in the same rounds, on the same
+ *   service process, started with WEBHOOK_ALLOWED_HOSTS=127.0.0.1 and a fixed WEBHOOK_SECRET_KEY.
+ *   Before the rounds, the bench registers for the teacher one endpoint (answers.recorded) to a
+ *   receiver of its own on 127.0.0.1 (node http, 204 at once), its secret sealed as the service
+ *   seals it; the endpoint is enabled for the "on" phases only (disabled: addAnswers writes no
+ *   outbox entry). Every message's signature is verified (standardwebhooks). For each batch
+ *   acknowledged in an "on" phase: the time from its acknowledgement to the arrival of the event
+ *   covering it (the first after which the answers of its session's events received add up to
+ *   those acknowledged through it; also shown: the first event of its session arriving after the
+ *   acknowledgement, which may not hold it), p50 / p95 / p99 / max, and batches not covered
+ *   within 10 s (errors). After an "on" phase's load the bench waits until every batch is
+ *   covered, or no event came for 3 s, or 15 s. Targets (issue 30): answers/s on at least 0.90 of
+ *   off (back to back, median of the rounds' ratios); delivery p95 ≤ 2 s in the paced series; no
+ *   signature failure.
+ * - Exit code 1 when a batch was refused or failed, a live subscription failed, a webhook
+ *   message failed its signature or a batch's event did not come within 10 s.
  */
 import 'reflect-metadata';
 import os from 'node:os';
@@ -75,14 +91,22 @@ import {
   SERIES,
   SERVICE_JS,
   WARM_UP,
+  WEBHOOK_SECRET_KEY,
+  WEBHOOKS,
   log,
   out,
   percentile,
 } from './ingest/ingest-settings';
 import { TARGET_LABEL, type Target } from './ingest/ingest-sinks';
+import { WebhookReceiver } from './ingest/webhook-receiver';
+import { reportWebhooks } from './ingest/webhook-report';
 
 /** What each round runs: every target back to back, then the services and the floor paced. */
-const SERVICES: Target[] = COMPARE_JS ? ['service', 'compare'] : ['service'];
+const SERVICES: Target[] = [
+  'service',
+  ...(WEBHOOKS ? ['hooks' as const] : []),
+  ...(COMPARE_JS ? ['compare' as const] : []),
+];
 const FLOOR: Target[] = FLOORS ? ['floor'] : [];
 const CASES: { target: Target; rate?: number }[] = [
   ...(SERIES !== 'paced'
@@ -97,6 +121,12 @@ async function main(): Promise<void> {
   const mainJs = SERVICE_JS ?? (await buildService(BUILD_DIR));
   const f = await prepareFixture();
   const nodeArgs = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
+  if (WEBHOOKS) {
+    // Read by the service instances started below (startService passes the environment on).
+    process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';
+    process.env.WEBHOOK_SECRET_KEY = WEBHOOK_SECRET_KEY;
+  }
+  const webhooks = WEBHOOKS ? await WebhookReceiver.start(f.teacherId) : undefined;
   const service: Service = await startService(mainJs, DB, nodeArgs);
   const compare = COMPARE_JS ? await startService(COMPARE_JS, DB) : undefined;
   const running = (s: Service) => ({ url: s.url, pid: s.child.pid as number });
@@ -104,6 +134,7 @@ async function main(): Promise<void> {
     f,
     service: running(service),
     compare: compare && running(compare),
+    webhooks,
   };
   const idleMb = service.rss.currentMb();
   const results: PhaseResult[][] = [];
@@ -116,12 +147,14 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
     await compare?.stop();
+    await webhooks?.close();
   }
   const ingestFailed =
     results.length > 0 && report(results, { idleMb, hwmMb, cpus: os.cpus().length });
+  const webhooksFailed = webhooks !== undefined && reportWebhooks(results, webhooks.totals);
   const liveFailed = reportLive(live, Number(process.env.LIVE_POLL_INTERVAL_MS || 100));
   if (CPU_PROF_DIR) out(`\nCPU profile of the service written into ${CPU_PROF_DIR}`);
-  if (ingestFailed || liveFailed) process.exitCode = 1;
+  if (ingestFailed || liveFailed || webhooksFailed) process.exitCode = 1;
 }
 
 /** The live phase: subscriptions on the instance that takes the writes, then on a second one. */
@@ -185,6 +218,8 @@ const HELP = `npm run bench:ingest  (options are environment variables)
                            .config/tsconfig.build.json --outDir <build>), its phases interleaved
   BENCH_COMPARE_RATIO      least ratio of this build's answers/s to the compared one's (default 0.95)
   BENCH_FLOORS=0           no floor phases (a comparison of two builds alone)
+  BENCH_WEBHOOKS=1         also the target "service, webhooks on" (an endpoint of the teacher, to a
+                           receiver of the bench), interleaved with "service" (off); default 0
   BENCH_CPU_PROF           a folder: run the service under node --cpu-prof, profile written there
   BENCH_LIVE               1 (default): the live phase after the ingestion rounds; only: it alone; 0: none
   BENCH_LIVE_SECONDS       seconds measured per live run (default 30)

@@ -51,6 +51,9 @@ export async function startTestApp(
     // Fixtures date their sessions years back: a purge job must not take their answers
     // mid-suite. The retention suite asks for a period of its own.
     ANSWER_RETENTION_DAYS: '0',
+    // The webhook loop polls the database every 200 ms: suites that count statements must not
+    // see its reads. The webhook suites turn it on.
+    WEBHOOK_DELIVERY_ENABLED: 'false',
     ...env,
   });
   const logs = new LogCapture();

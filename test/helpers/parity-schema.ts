@@ -122,10 +122,13 @@ export const PARITY_QUERIES = Object.fromEntries(
     const variables = parameters.map((p) => `$${p.name}: ${typeOf(p)}`).join(', ');
     const passed = parameters.map(({ name }) => `${name}: $${name}`).join(', ');
     const selection = selectionOf(responseTypeOf(definition.name), true);
+    // An operation without parameters (getWebhooks) declares no variables: `()` is no syntax.
+    const declared = parameters.length > 0 ? ` (${variables})` : '';
+    const call = parameters.length > 0 ? `(${passed})` : '';
     return [
       [
         definition.name,
-        `${definition.graphQL} (${variables}) { ${definition.name}(${passed}) ${selection} }`,
+        `${definition.graphQL}${declared} { ${definition.name}${call} ${selection} }`,
       ],
     ];
   }),

@@ -175,6 +175,27 @@ export function registryChecks(
       expect(doc.apiKeys.map((k) => k.id)).toEqual(held.map((r) => String(r.id)));
       for (const r of held) expect(text).not.toContain(String(r.key_hash));
     },
+    webhook_endpoints: async (doc, text, user) => {
+      const held = await rows(
+        'SELECT id, secret_sealed, previous_secret_sealed FROM webhook_endpoints WHERE owner_id = ? ORDER BY id',
+        [user],
+      );
+      expect(doc.webhooks.map((w) => w.id)).toEqual(held.map((r) => String(r.id)));
+      for (const r of held) {
+        expect(text).not.toContain(String(r.secret_sealed));
+        if (r.previous_secret_sealed) expect(text).not.toContain(String(r.previous_secret_sealed));
+      }
+      expect(text).not.toContain('whsec_');
+    },
+    // Events sent to endpoints belong to the endpoint's owner: none is in the person's export.
+    webhook_events: async (_doc, text) => {
+      for (const r of await rows('SELECT message_id FROM webhook_events'))
+        expect(text).not.toContain(String(r.message_id));
+    },
+    // Changes not yet dispatched: the events they become belong to the endpoint's owner.
+    webhook_outbox: async (doc) => {
+      expect(Object.keys(doc)).not.toContain('outbox');
+    },
     // Credentials: the registry says they are not exported; their hashes appear nowhere.
     access_tokens: async (_doc, text, user) => {
       for (const r of await rows('SELECT token_hash FROM access_tokens WHERE user_id = ?', [user]))

@@ -23,6 +23,7 @@ export interface Doc {
   quizzes: (Item & { id: string })[];
   sessions: (Item & { id: string })[];
   apiKeys: (Item & { id: string })[];
+  webhooks: (Item & { id: string })[];
   dataSets: (Item & { id: string; itemType: string; totalNumberOfItems: number })[];
   accessLog: (Item & { requestId: string; operation: string })[];
 }
@@ -38,6 +39,7 @@ export const PERSONAL_DATA_QUERY = `{
     quizzes { id title visibility survey nbQuestions creationDate lastChangeDate }
     sessions { id title startDate clientRef nbAttendees }
     apiKeys { id keyPrefix host label createdAt revokedAt lastUsedAt }
+    webhooks { id url events createdAt disabledAt disabledReason }
     dataSets { id itemType totalNumberOfItems parameters createdAt expiresAt }
     accessLog { accessedAt operation requesterUserId requesterApiKeyId requestId }
   }

@@ -154,7 +154,12 @@ export class Classroom {
     ({ dataSource, close: this.close } = await openBackend(backend, 'privacy_logs'));
     this.ids = await loadData(dataSource, CLASS);
     this.apiKey = (await createTestApiKey(dataSource, 'localhost')).secret;
-    this.app = await startTestApp(dataSource, { LOG_LEVEL: logLevel });
+    this.app = await startTestApp(dataSource, {
+      LOG_LEVEL: logLevel,
+      // Webhook endpoints on loopback may be added; nothing is sent.
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_DELIVERY_ENABLED: 'false',
+    });
   }
 
   async stop(): Promise<void> {

@@ -26,3 +26,18 @@ export class StatementCounter implements Logger {
   logMigration(): void {}
   log(): void {}
 }
+
+/**
+ * The statements of `statements` that requests ran: without those an instance runs in the
+ * background or for a slice of many requests, which fall into a counting window by chance: the
+ * rate-limit leases (tagged `rate-limit lease`), the read of the credentials' change marker every
+ * 250 ms (tagged `credential changes`) and the webhook delivery loop's poll.
+ */
+export function requestStatements(statements: readonly string[]): string[] {
+  return statements.filter(
+    (sql) =>
+      !sql.startsWith('/* rate-limit lease */') &&
+      !sql.startsWith('/* credential changes */') &&
+      !sql.startsWith('UPDATE webhook_deliveries SET lease_id'),
+  );
+}

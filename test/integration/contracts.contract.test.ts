@@ -193,6 +193,8 @@ describe('what schema/openapi.json declares of the query parameters', () => {
       operator: 'union',
       userSetId: userSet,
       quizSetId: quizSet,
+      // Any well-formed id: the other parameters are checked before the endpoint is looked up.
+      webhookId: '1',
     };
   });
 

@@ -4,7 +4,7 @@ import type { IdMap, ImportDocument } from '../../src/data/import/import-documen
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { BACKENDS, openBackend } from '../helpers/database';
-import { StatementCounter } from '../helpers/statement-counter';
+import { requestStatements, StatementCounter } from '../helpers/statement-counter';
 import { graphql } from '../helpers/graphql';
 
 /**
@@ -80,7 +80,7 @@ describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (back
     const { result: page, statements } = await logger.count(() =>
       get(`/getDataSetPage?${credentials[requester]}&dataSetId=${dataSetId}`),
     );
-    return { page, statements };
+    return { page, statements: requestStatements(statements) };
   }
 
   beforeAll(async () => {
@@ -159,7 +159,7 @@ describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (back
         expect(result.status).toBe(200);
         expect(result.body.errors).toBeUndefined();
         const set = result.body.data?.getQuizSet as { items: Record<string, unknown>[] };
-        return { items: set.items, statements };
+        return { items: set.items, statements: requestStatements(statements) };
       };
       const small = await cost(requester === 'anonymous' ? 'small' : 'mine');
       const large = await cost('all');
@@ -169,8 +169,9 @@ describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (back
         expect(item).toMatchObject({ author: { firstName: 'Author' } });
         expect(item.questions).toHaveLength(2);
       }
-      // Making the set is one statement whatever its size; reading the page is batched. Four
-      // statements (one exchange) count the request against the API key's budget.
+      // Making the set is one statement whatever its size; reading the page is batched. The
+      // charge is paid in memory from a leased slice (a lease, when one falls in, is no cost of
+      // the page: requestStatements leaves it out, as it does background reads).
       expect(large.statements.length).toBe(small.statements.length);
       expect(small.statements.length).toBeLessThan(24);
     },
@@ -195,7 +196,7 @@ describe.each(BACKENDS)('no N+1 on data set pages, REST and GraphQL (%s)', (back
       );
       expect(result.body.errors).toBeUndefined();
       const set = result.body.data?.getQuizStatistics as { items: Record<string, unknown>[] };
-      return { items: set.items, statements };
+      return { items: set.items, statements: requestStatements(statements) };
     };
     const small = await cost('mine');
     const large = await cost('all');

@@ -306,6 +306,8 @@ describe('both wires against the catalog', () => {
       // A clientRef makes the second call find the session the first made.
       session: JSON.stringify({ title: 'A session', quizIds: [quizId], clientRef: 'catalog' }),
       answers: JSON.stringify([{ userId: '1', quizId, questionIndex: 0, answer: 0 }]),
+      // A name that resolves nowhere: refused on `webhook.url` alike on both wires.
+      webhook: JSON.stringify({ url: 'https://hooks.invalid/catalog' }),
     };
     return Object.fromEntries(
       parameters

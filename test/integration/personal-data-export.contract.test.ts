@@ -4,6 +4,11 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/cli';
+import { loadConfig } from '../../src/config/config';
+import { databaseOf } from '../../src/db/database';
+import { insertWebhookEndpoint } from '../../src/db/webhook-endpoints.store';
+import { createSecretBox } from '../../src/security/secret-box';
+import { newWebhookSecret } from '../../src/services/webhooks/webhook-signing';
 import { createAppDeps, operatorContext } from '../../src/context/request-context';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap } from '../../src/data/import/import-document';
@@ -119,6 +124,13 @@ describe.each(BACKENDS)('exportPersonalData on %s', (backend) => {
       tokens[ref] = await createTestToken(dataSource, userId(ref), key.id);
     // The pupil's own key, for an app of theirs.
     await createTestApiKey(dataSource, 'primrose-app.example', userId('p'));
+    // The pupil's webhook endpoint (exported without its secret).
+    const box = createSecretBox(loadConfig({ NODE_ENV: 'test' }).webhooks.secretKey);
+    await insertWebhookEndpoint(
+      databaseOf(dataSource),
+      { ownerId: userId('p'), url: 'https://primrose-app.example/hook', events: 'quiz.created' },
+      (id) => box.seal(newWebhookSecret(), String(id)),
+    );
     app = await startTestApp(dataSource);
     // Sets the pupil made: one kept, one expired (not exported).
     expect((await rest('p', 'getUserGroupSet')).status).toBe(200);
@@ -191,6 +203,13 @@ describe.each(BACKENDS)('exportPersonalData on %s', (backend) => {
     expect(doc.quizFlags).toHaveLength(2);
     expect(doc.apiKeys).toEqual([
       expect.objectContaining({ host: 'primrose-app.example', revokedAt: null }),
+    ]);
+    expect(doc.webhooks).toEqual([
+      expect.objectContaining({
+        url: 'https://primrose-app.example/hook',
+        events: ['quiz.created'],
+        disabledAt: null,
+      }),
     ]);
     expect(doc.dataSets).toHaveLength(1);
     expect(doc.accessLog.map((e) => e.requestId)).toContain('fixture-read-of-p');

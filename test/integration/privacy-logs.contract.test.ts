@@ -161,6 +161,21 @@ describe.each(BACKENDS)('privacy of answers and logs (%s)', (backend) => {
         });
         await call('getQuestionStatistics', sets);
         await call('getQuizStatistics', sets);
+        // Webhooks: a URL naming a pupil is the teacher's to see, never a log line's.
+        const hook = await call('addWebhook', {
+          webhook: {
+            url: `http://127.0.0.1:9/hooks/${PEOPLE.ingrid[1]}`,
+            events: ['quiz.created'],
+          },
+        });
+        const webhookId = String(hook.id);
+        expect(hook.secret).toEqual(expect.stringMatching(/^whsec_/));
+        await call('getWebhooks', {});
+        await call('getWebhookDeliveries', { webhookId, limit: '5' });
+        await call('redeliverWebhookEvent', { webhookId, eventId: 'msg_none' });
+        await call('rotateWebhookSecret', { webhookId });
+        await call('enableWebhook', { webhookId });
+        await call('deleteWebhook', { webhookId });
         // The pupil's own export: their data in the answer, none of it in a log line.
         if (wire === 'rest') {
           expect((await room.rest('exportPersonalData', pupil, {})).status).toBe(200);

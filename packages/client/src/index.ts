@@ -10,6 +10,7 @@ export * from './statistics.types';
 export * from './live-results.types';
 export * from './errors';
 export * from './personal-data';
+export * from './webhook.types';
 export { DataSet, type DataSetSource } from './data-set';
 export { possibleTypes } from './possible-types.generated';
 export type {

@@ -382,6 +382,146 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/addWebhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Adds a webhook endpoint of the token's user: events are POSTed to its url. The url must be https and resolve to public addresses only (a loopback, private or link-local address is refused) unless the operator allows its host (WEBHOOK_ALLOWED_HOSTS), checked again at each delivery. At most 10 endpoints a user. The answer holds the signing secret (whsec_…), shown this once only. Messages are signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature headers), so receivers verify them with its libraries. Events (body JSON {type, timestamp, data}): session.created: a session was added; data {sessionId, quizIds}; sent to the endpoints of its owner; answers.recorded: answers of a session were stored or changed; data {sessionId, batches, answers, userIds}: the addAnswers batches that changed something within 1 s of the first, the answers they carried and the users they named; sent to the endpoints of the session's owner; quiz.created: a quiz was added; data {quizId}; sent to the endpoints of its author; user.erased: a person was erased; data {userId}; sent to the endpoints of the owners of the sessions and groups the person was in, so that their copies can be erased too. `webhook` is JSON, in the query string or as the field `webhook` of a JSON body.
+     * @description Adds a webhook endpoint of the token's user: events are POSTed to its url. The url must be https and resolve to public addresses only (a loopback, private or link-local address is refused) unless the operator allows its host (WEBHOOK_ALLOWED_HOSTS), checked again at each delivery. At most 10 endpoints a user. The answer holds the signing secret (whsec_…), shown this once only. Messages are signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature headers), so receivers verify them with its libraries. Events (body JSON {type, timestamp, data}): session.created: a session was added; data {sessionId, quizIds}; sent to the endpoints of its owner; answers.recorded: answers of a session were stored or changed; data {sessionId, batches, answers, userIds}: the addAnswers batches that changed something within 1 s of the first, the answers they carried and the users they named; sent to the endpoints of the session's owner; quiz.created: a quiz was added; data {quizId}; sent to the endpoints of its author; user.erased: a person was erased; data {userId}; sent to the endpoints of the owners of the sessions and groups the person was in, so that their copies can be erased too. `webhook` is JSON, in the query string or as the field `webhook` of a JSON body. An access token is required. Costs 1 point of the API key's rate-limit budget.
+     */
+    post: operations['addWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/getWebhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The token's user's webhook endpoints, oldest first, without their secrets: each with the events it receives, whether delivery is enabled and, once it was disabled after failing for 3 days, when and why.
+     * @description The token's user's webhook endpoints, oldest first, without their secrets: each with the events it receives, whether delivery is enabled and, once it was disabled after failing for 3 days, when and why. An access token is required. Costs 1 point of the API key's rate-limit budget.
+     */
+    get: operations['getWebhooks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/deleteWebhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deletes one of the token's user's webhook endpoints, with its deliveries (nothing more is sent to it), and returns it.
+     * @description Deletes one of the token's user's webhook endpoints, with its deliveries (nothing more is sent to it), and returns it. An access token is required. Costs 1 point of the API key's rate-limit budget.
+     */
+    post: operations['deleteWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/getWebhookDeliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The most recent deliveries of one of the token's user's webhook endpoints, newest first: the event's id and type, the status (pending, delivered or failed), the attempts with their outcome, HTTP status, duration and error. Never the body sent.
+     * @description The most recent deliveries of one of the token's user's webhook endpoints, newest first: the event's id and type, the status (pending, delivered or failed), the attempts with their outcome, HTTP status, duration and error. Never the body sent. An access token is required. Costs 1 point of the API key's rate-limit budget.
+     */
+    get: operations['getWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/redeliverWebhookEvent': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends an event again to one of the token's user's webhook endpoints: a new delivery, due now, with the same webhook-id (receivers drop duplicates by it). The event must have been sent to that endpoint. It re-enables nothing: on a disabled endpoint the delivery waits until enableWebhook.
+     * @description Sends an event again to one of the token's user's webhook endpoints: a new delivery, due now, with the same webhook-id (receivers drop duplicates by it). The event must have been sent to that endpoint. It re-enables nothing: on a disabled endpoint the delivery waits until enableWebhook. An access token is required. Costs 1 point of the API key's rate-limit budget.
+     */
+    post: operations['redeliverWebhookEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/rotateWebhookSecret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Gives one of the token's user's webhook endpoints a new signing secret, shown in this answer only. For 24 hours messages carry a signature by each secret, so a receiver verifies with either while it switches.
+     * @description Gives one of the token's user's webhook endpoints a new signing secret, shown in this answer only. For 24 hours messages carry a signature by each secret, so a receiver verifies with either while it switches. An access token is required. Costs 1 point of the API key's rate-limit budget.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/enableWebhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resumes delivery to one of the token's user's webhook endpoints that was disabled after failing for 3 days (an enabled one is returned unchanged): events from now on are sent to it, and redeliveries asked for while it was disabled. The deliveries given up when it was disabled are not: redeliverWebhookEvent sends one again.
+     * @description Resumes delivery to one of the token's user's webhook endpoints that was disabled after failing for 3 days (an enabled one is returned unchanged): events from now on are sent to it, and redeliveries asked for while it was disabled. The deliveries given up when it was disabled are not: redeliverWebhookEvent sends one again. An access token is required. Costs 1 point of the API key's rate-limit budget.
+     */
+    post: operations['enableWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -763,6 +903,7 @@ export interface components {
       quizzes: components['schemas']['PersonalQuiz'][];
       sessions: components['schemas']['PersonalSession'][];
       apiKeys: components['schemas']['PersonalApiKey'][];
+      webhooks: components['schemas']['PersonalWebhook'][];
       dataSets: components['schemas']['PersonalDataSet'][];
       accessLog: components['schemas']['PersonalAccessLogEntry'][];
     };
@@ -848,6 +989,17 @@ export interface components {
       /** @description YYYY-MM-DD hh:mm:ss, UTC */
       lastUsedAt: string | null;
     };
+    /** @description A webhook endpoint of the person (contract.md §16), without its secret. */
+    PersonalWebhook: {
+      id: string;
+      url: string;
+      events: string[];
+      /** @description YYYY-MM-DD hh:mm:ss, UTC */
+      createdAt: string;
+      /** @description YYYY-MM-DD hh:mm:ss, UTC */
+      disabledAt: string | null;
+      disabledReason: string | null;
+    };
     PersonalDataSet: {
       id: string;
       /** @enum {string} */
@@ -869,6 +1021,77 @@ export interface components {
       requesterUserId: string | null;
       requesterApiKeyId: string | null;
       requestId: string;
+    };
+    /** @description The endpoint addWebhook takes (contract.md §16); unknown fields are ignored. */
+    WebhookInput: {
+      /** @description https, resolving to public addresses only (http and any address only for the hosts WEBHOOK_ALLOWED_HOSTS allows); no user name or password */
+      url: string;
+      /** @description the event types it receives; every type by default */
+      events?: ('session.created' | 'answers.recorded' | 'quiz.created' | 'user.erased')[];
+    };
+    /** @description A webhook endpoint of the requester. */
+    Webhook: {
+      id: string;
+      url: string;
+      events: ('session.created' | 'answers.recorded' | 'quiz.created' | 'user.erased')[];
+      /** @description YYYY-MM-DD hh:mm:ss, UTC */
+      createdAt: string;
+      /** @description false once delivery stopped after failing for 3 days (enableWebhook resumes it) */
+      enabled: boolean;
+      /** @description YYYY-MM-DD hh:mm:ss, UTC: when delivery was stopped; null while enabled */
+      disabledAt: string | null;
+      /** @description why delivery was stopped */
+      disabledReason: string | null;
+      /** @description YYYY-MM-DD hh:mm:ss, UTC: since when deliveries fail without a success; null when not */
+      failingSince: string | null;
+      /** @description YYYY-MM-DD hh:mm:ss, UTC: after a rotation, until when the previous secret signs too; null otherwise */
+      previousSecretUntil: string | null;
+      /** @description the signing secret (Standard Webhooks): in the answers of addWebhook and rotateWebhookSecret only, never again */
+      secret?: string;
+    };
+    /** @description The requester's webhook endpoints, oldest first, without secrets. */
+    WebhookList: {
+      webhooks: components['schemas']['Webhook'][];
+      /** @description how many endpoints a user may have */
+      maxWebhooks: number;
+    };
+    /** @description One attempt of a delivery. */
+    WebhookAttempt: {
+      /** @description YYYY-MM-DD hh:mm:ss, UTC */
+      attemptedAt: string;
+      /**
+       * @description delivered (2xx), retry (timeout, network error, 5xx, 429) or failed
+       * @enum {string}
+       */
+      outcome: 'delivered' | 'retry' | 'failed';
+      /** @description the receiver's HTTP status, if any */
+      statusCode: number | null;
+      durationMs: number;
+      /** @description why it did not succeed */
+      error: string | null;
+    };
+    /** @description One event owed to an endpoint, and its attempts. Never the body sent. */
+    WebhookDelivery: {
+      id: string;
+      /** @description the event's message id: the webhook-id header of every delivery of it */
+      eventId: string;
+      /** @enum {string} */
+      eventType: 'session.created' | 'answers.recorded' | 'quiz.created' | 'user.erased';
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed';
+      attempts: number;
+      /** @description YYYY-MM-DD hh:mm:ss, UTC */
+      createdAt: string;
+      /** @description YYYY-MM-DD hh:mm:ss, UTC: when it is due next, while pending */
+      nextAttemptAt: string | null;
+      /** @description YYYY-MM-DD hh:mm:ss, UTC: when it was delivered or given up */
+      finishedAt: string | null;
+      attemptList: components['schemas']['WebhookAttempt'][];
+    };
+    /** @description An endpoint's most recent deliveries, newest first. */
+    WebhookDeliveryList: {
+      webhookId: string;
+      deliveries: components['schemas']['WebhookDelivery'][];
     };
   };
   responses: never;
@@ -3218,6 +3441,892 @@ export interface operations {
       };
       /** @description UnauthorizedOperationException: the requester lacks the permission */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: wrong method (Allow header) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description PayloadTooLargeException: the body, the URL or the number of query parameters is over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: a body in a media type or charset the service does not read, or a Content-Encoding other than identity, gzip, deflate, br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description TooManyRequestsException: the API key has spent its points (Retry-After header) */
+      429: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description InternalServerErrorException (carries the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnexpectedServerResponseException: the database is unreachable or the service too busy; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+    };
+  };
+  addWebhook: {
+    parameters: {
+      query?: {
+        /** @description JSON (schema WebhookInput): url required; events optional (every type by default): session.created, answers.recorded, quiz.created, user.erased */
+        webhook?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The parameters as a JSON object (a parameter given here and in the query string is refused). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description JSON (schema WebhookInput): url required; events optional (every type by default): session.created, answers.recorded, quiz.created, user.erased */
+          webhook: components['schemas']['WebhookInput'];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description points of the API key's budget per window */
+          'RateLimit-Limit'?: number;
+          /** @description points left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description MissingParameterException or BadParameterException */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: API key or access token missing, invalid or expired */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: the requester lacks the permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: wrong method (Allow header) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description PayloadTooLargeException: the body, the URL or the number of query parameters is over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: a body in a media type or charset the service does not read, or a Content-Encoding other than identity, gzip, deflate, br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description TooManyRequestsException: the API key has spent its points (Retry-After header) */
+      429: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description InternalServerErrorException (carries the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnexpectedServerResponseException: the database is unreachable or the service too busy; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+    };
+  };
+  getWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description points of the API key's budget per window */
+          'RateLimit-Limit'?: number;
+          /** @description points left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookList'];
+        };
+      };
+      /** @description MissingParameterException or BadParameterException */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: API key or access token missing, invalid or expired */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: the requester lacks the permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: wrong method (Allow header) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description PayloadTooLargeException: the body, the URL or the number of query parameters is over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: a body in a media type or charset the service does not read, or a Content-Encoding other than identity, gzip, deflate, br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description TooManyRequestsException: the API key has spent its points (Retry-After header) */
+      429: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description InternalServerErrorException (carries the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnexpectedServerResponseException: the database is unreachable or the service too busy; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: {
+        /** @description the webhook endpoint */
+        webhookId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The parameters as a JSON object (a parameter given here and in the query string is refused). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the webhook endpoint */
+          webhookId: string | number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description points of the API key's budget per window */
+          'RateLimit-Limit'?: number;
+          /** @description points left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description MissingParameterException or BadParameterException */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: API key or access token missing, invalid or expired */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: the requester lacks the permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description BadParameterException: an identifier names nothing (or a data set expired) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: wrong method (Allow header) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description PayloadTooLargeException: the body, the URL or the number of query parameters is over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: a body in a media type or charset the service does not read, or a Content-Encoding other than identity, gzip, deflate, br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description TooManyRequestsException: the API key has spent its points (Retry-After header) */
+      429: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description InternalServerErrorException (carries the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnexpectedServerResponseException: the database is unreachable or the service too busy; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+    };
+  };
+  getWebhookDeliveries: {
+    parameters: {
+      query: {
+        /** @description the webhook endpoint */
+        webhookId: string;
+        /** @description how many deliveries, 1 to 200 (default 50) */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description points of the API key's budget per window */
+          'RateLimit-Limit'?: number;
+          /** @description points left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryList'];
+        };
+      };
+      /** @description MissingParameterException or BadParameterException */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: API key or access token missing, invalid or expired */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: the requester lacks the permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description BadParameterException: an identifier names nothing (or a data set expired) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: wrong method (Allow header) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description PayloadTooLargeException: the body, the URL or the number of query parameters is over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: a body in a media type or charset the service does not read, or a Content-Encoding other than identity, gzip, deflate, br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description TooManyRequestsException: the API key has spent its points (Retry-After header) */
+      429: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description InternalServerErrorException (carries the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnexpectedServerResponseException: the database is unreachable or the service too busy; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+    };
+  };
+  redeliverWebhookEvent: {
+    parameters: {
+      query?: {
+        /** @description the webhook endpoint */
+        webhookId?: string;
+        /** @description the event's message id (`msg_…`, the webhook-id header it was sent with) */
+        eventId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The parameters as a JSON object (a parameter given here and in the query string is refused). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the webhook endpoint */
+          webhookId: string | number;
+          /** @description the event's message id (`msg_…`, the webhook-id header it was sent with) */
+          eventId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description points of the API key's budget per window */
+          'RateLimit-Limit'?: number;
+          /** @description points left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description MissingParameterException or BadParameterException */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: API key or access token missing, invalid or expired */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: the requester lacks the permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description BadParameterException: an identifier names nothing (or a data set expired) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: wrong method (Allow header) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description PayloadTooLargeException: the body, the URL or the number of query parameters is over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: a body in a media type or charset the service does not read, or a Content-Encoding other than identity, gzip, deflate, br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description TooManyRequestsException: the API key has spent its points (Retry-After header) */
+      429: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description InternalServerErrorException (carries the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnexpectedServerResponseException: the database is unreachable or the service too busy; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: {
+        /** @description the webhook endpoint */
+        webhookId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The parameters as a JSON object (a parameter given here and in the query string is refused). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the webhook endpoint */
+          webhookId: string | number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description points of the API key's budget per window */
+          'RateLimit-Limit'?: number;
+          /** @description points left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description MissingParameterException or BadParameterException */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: API key or access token missing, invalid or expired */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: the requester lacks the permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description BadParameterException: an identifier names nothing (or a data set expired) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: wrong method (Allow header) */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description PayloadTooLargeException: the body, the URL or the number of query parameters is over its limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnsupportedRequestException: a body in a media type or charset the service does not read, or a Content-Encoding other than identity, gzip, deflate, br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description TooManyRequestsException: the API key has spent its points (Retry-After header) */
+      429: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description InternalServerErrorException (carries the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnexpectedServerResponseException: the database is unreachable or the service too busy; retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+    };
+  };
+  enableWebhook: {
+    parameters: {
+      query?: {
+        /** @description the webhook endpoint */
+        webhookId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The parameters as a JSON object (a parameter given here and in the query string is refused). */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description the webhook endpoint */
+          webhookId: string | number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description points of the API key's budget per window */
+          'RateLimit-Limit'?: number;
+          /** @description points left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window ends */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description MissingParameterException or BadParameterException */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: API key or access token missing, invalid or expired */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description UnauthorizedOperationException: the requester lacks the permission */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Exception'];
+        };
+      };
+      /** @description BadParameterException: an identifier names nothing (or a data set expired) */
+      404: {
         headers: {
           [name: string]: unknown;
         };

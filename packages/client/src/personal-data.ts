@@ -79,6 +79,16 @@ export interface PersonalApiKey {
   lastUsedAt: Date | null;
 }
 
+/** A webhook endpoint of the person, without its secret. */
+export interface PersonalWebhook {
+  id: string;
+  url: string;
+  events: string[];
+  createdAt: Date;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+}
+
 export interface PersonalDataSet {
   id: string;
   itemType: string;
@@ -107,6 +117,7 @@ export interface PersonalData {
   quizzes: PersonalQuiz[];
   sessions: PersonalSession[];
   apiKeys: PersonalApiKey[];
+  webhooks: PersonalWebhook[];
   dataSets: PersonalDataSet[];
   accessLog: PersonalAccessLogEntry[];
 }
@@ -138,6 +149,7 @@ const DATE_FIELDS = new Set([
   'lastUsedAt',
   'expiresAt',
   'accessedAt',
+  'disabledAt',
 ]);
 
 function parseDates(value: unknown, key?: string): unknown {

@@ -64,6 +64,7 @@ import type {
   User,
   UserGroup,
 } from './types';
+import type * as Hooks from './webhook.types';
 import type {
   SessionResultsHandlers,
   SessionResultsWatch,
@@ -325,6 +326,49 @@ export class QuizApiClient implements DataSetSource {
     return this.request<WirePersonalData>('exportPersonalData').then(parsePersonalData);
   }
 
+  /** Adds a webhook endpoint (§16): its `secret` is in this answer only. */
+  addWebhook(params: Hooks.AddWebhookParams): Promise<Hooks.Webhook> {
+    return this.post<Hooks.Webhook>('addWebhook', { webhook: params.webhook });
+  }
+
+  /** The token's user's webhook endpoints, without secrets. */
+  getWebhooks(): Promise<Hooks.WebhookList> {
+    return this.request<Hooks.WebhookList>('getWebhooks');
+  }
+
+  deleteWebhook(params: Hooks.WebhookParams): Promise<Hooks.Webhook> {
+    return this.post<Hooks.Webhook>('deleteWebhook', { webhookId: String(params.webhookId) });
+  }
+
+  /** An endpoint's most recent deliveries, newest first, with their attempts. */
+  getWebhookDeliveries(
+    params: Hooks.GetWebhookDeliveriesParams,
+  ): Promise<Hooks.WebhookDeliveryList> {
+    return this.request<Hooks.WebhookDeliveryList>('getWebhookDeliveries', {
+      webhookId: params.webhookId,
+      limit: params.limit,
+    });
+  }
+
+  /** Sends an event again (same webhook-id); the endpoint must have been sent it. */
+  redeliverWebhookEvent(params: Hooks.RedeliverWebhookEventParams): Promise<Hooks.WebhookDelivery> {
+    const { webhookId, eventId } = params;
+    return this.post<Hooks.WebhookDelivery>('redeliverWebhookEvent', {
+      webhookId: String(webhookId),
+      eventId,
+    });
+  }
+
+  /** A new secret, in this answer only; the previous one signs too for 24 hours. */
+  rotateWebhookSecret(params: Hooks.WebhookParams): Promise<Hooks.Webhook> {
+    return this.post<Hooks.Webhook>('rotateWebhookSecret', { webhookId: String(params.webhookId) });
+  }
+
+  /** Resumes delivery to an endpoint disabled after failures. */
+  enableWebhook(params: Hooks.WebhookParams): Promise<Hooks.Webhook> {
+    return this.post<Hooks.Webhook>('enableWebhook', { webhookId: String(params.webhookId) });
+  }
+
   /**
    * One request to `{baseUrl}/{operation}` with the credentials added; resolves to the parsed
    * JSON. The typed methods are built on it; it also reaches operations this client predates.
@@ -373,6 +417,10 @@ export class QuizApiClient implements DataSetSource {
       );
     }
     return body as T;
+  }
+
+  private post<T>(operation: string, body: Readonly<Record<string, unknown>>): Promise<T> {
+    return this.request<T>(operation, {}, { method: 'POST', body });
   }
 
   private async dataSet<T extends DataSetItem = DataSetItem>(

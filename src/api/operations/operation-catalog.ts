@@ -24,6 +24,15 @@ import {
   joinSessionOperation,
 } from './session.operation';
 import { getUserAttributeOperation, getUserOperation } from './user.operation';
+import {
+  addWebhookOperation,
+  deleteWebhookOperation,
+  enableWebhookOperation,
+  getWebhookDeliveriesOperation,
+  getWebhooksOperation,
+  redeliverWebhookEventOperation,
+  rotateWebhookSecretOperation,
+} from './webhook.operation';
 
 /**
  * Every operation of the API, by name, in the order schema/openapi.json lists them. Routes,
@@ -73,6 +82,13 @@ export const OPERATIONS = {
   addAnswers: addAnswersOperation,
   sessionResults: sessionResultsOperation,
   exportPersonalData: exportPersonalDataOperation,
+  addWebhook: addWebhookOperation,
+  getWebhooks: getWebhooksOperation,
+  deleteWebhook: deleteWebhookOperation,
+  getWebhookDeliveries: getWebhookDeliveriesOperation,
+  redeliverWebhookEvent: redeliverWebhookEventOperation,
+  rotateWebhookSecret: rotateWebhookSecretOperation,
+  enableWebhook: enableWebhookOperation,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -11,6 +11,7 @@ import { CSRF_FIELD, DoubleSubmitCsrf, sessionCsrfToken, verifySessionCsrf } fro
 import { formField } from './form-params';
 import { sendPage } from './html';
 import { FlashCookie, type KeyManagerFlash } from './key-manager.flash';
+import { webhookOverviews } from './key-manager.webhooks';
 import {
   keyManagerPage,
   keyName,
@@ -110,8 +111,12 @@ export async function showKeys(
   current: LoggedIn,
   extra: Pick<KeyManagerView, 'error' | 'notice' | 'form' | 'created'> = {},
 ): Promise<void> {
-  const keys = (await listApiKeys(current.ctx, current.user.id)).filter((key) => !key.revokedAt);
-  const html = keyManagerPage({ ...frameOf(site, current), keys, ...extra });
+  const [all, webhooks] = await Promise.all([
+    listApiKeys(current.ctx, current.user.id),
+    webhookOverviews(current.ctx),
+  ]);
+  const keys = all.filter((key) => !key.revokedAt);
+  const html = keyManagerPage({ ...frameOf(site, current), keys, webhooks, ...extra });
   // Only a page showing a secret loads a script: the copy button's.
   sendPage(res, status, html, { selfScripts: extra.created !== undefined });
 }

@@ -1,6 +1,7 @@
 import type { ApiKey } from '../../services/api-keys/api-key.service';
 import { CSRF_FIELD } from './csrf';
 import { errorBox, escapeHtml, renderPage } from './html';
+import { WEBHOOK_STYLE, webhooksSection, type WebhookOverview } from './key-manager.webhooks';
 
 const TITLE = 'API keys';
 
@@ -23,6 +24,8 @@ export interface KeyManagerView extends KeyManagerFrame {
   created?: { secret: string; apiKey: ApiKey };
   /** Values to put back in the create form after an error. */
   form?: { host?: string; label?: string };
+  /** The user's webhook endpoints and their recent deliveries. */
+  webhooks?: readonly WebhookOverview[];
 }
 
 const STYLE = `
@@ -121,9 +124,10 @@ ${csrfField(view.csrfToken)}
 </form>
 <h2>Your keys</h2>
 <p class="muted">A key is shown in full only once, right after it is created; the list shows its first characters.</p>
-${table}`,
+${table}
+${webhooksSection(view.webhooks ?? [])}`,
     {
-      style: STYLE,
+      style: `${STYLE}${WEBHOOK_STYLE}`,
       scripts: view.created ? [`${view.root}/${COPY_SCRIPT_FILE}`] : [],
     },
   );

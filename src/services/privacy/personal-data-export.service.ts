@@ -20,6 +20,8 @@ import {
   rowDateOrNull,
   type PersonalPage,
 } from '../../db/sql/personal-data.sql';
+import { personalWebhooksPage } from '../../db/sql/webhook-endpoint.sql';
+import { eventTypesOf } from '../webhooks/webhook.views';
 import { Errors } from '../../errors';
 import { recordAccess, subjectsById } from '../access-log/access-log.service';
 import type {
@@ -36,6 +38,7 @@ import type {
   PersonalDataSetView,
   PersonalList,
   PersonalProfileView,
+  PersonalWebhookView,
   QuizFlagView,
 } from './personal-data.views';
 import { normalizeEmail } from '../auth/login.service';
@@ -165,6 +168,15 @@ const apiKey = (row: Row): PersonalApiKeyView => ({
   lastUsedAt: rowDateOrNull(row.last_used_at),
 });
 
+const webhook = (row: Row): PersonalWebhookView => ({
+  id: toNumber(row.k),
+  url: String(row.url),
+  events: eventTypesOf(String(row.events)),
+  createdAt: rowDate(row.created_at),
+  disabledAt: rowDateOrNull(row.disabled_at),
+  disabledReason: text(row.disabled_reason),
+});
+
 const dataSet = (row: Row): PersonalDataSetView => ({
   id: toNumber(row.k),
   itemType: String(row.item_type),
@@ -217,6 +229,7 @@ async function exportOf(
     quizzes: list(authoredQuizzesPage, authoredQuiz),
     sessions: list(ownedSessionsPage, ownedSession),
     apiKeys: list(apiKeysPage, apiKey),
+    webhooks: list(personalWebhooksPage, webhook),
     dataSets: list(dataSetsPage(ctx.db.dialect.date(exportedAt)), dataSet),
     accessLog: list(accessLogPage, accessLogEntry),
   };
@@ -275,6 +288,7 @@ export async function readPersonalData(data: PersonalDataExport): Promise<Person
     quizzes: await readAll(data.quizzes),
     sessions: await readAll(data.sessions),
     apiKeys: await readAll(data.apiKeys),
+    webhooks: await readAll(data.webhooks),
     dataSets: await readAll(data.dataSets),
     accessLog: await readAll(data.accessLog),
   };

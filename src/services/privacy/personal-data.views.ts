@@ -87,6 +87,17 @@ export interface PersonalApiKeyView {
   lastUsedAt: Date | null;
 }
 
+/** A webhook endpoint of the person (§16): where events go, never its secret. */
+export interface PersonalWebhookView {
+  id: number;
+  url: string;
+  /** The event types it receives. */
+  events: string[];
+  createdAt: Date;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+}
+
 /** An unexpired data set the person made. */
 export interface PersonalDataSetView {
   id: number;
@@ -124,6 +135,7 @@ export interface PersonalDataExport {
   quizzes: PersonalList<AuthoredQuizView>;
   sessions: PersonalList<OwnedSessionView>;
   apiKeys: PersonalList<PersonalApiKeyView>;
+  webhooks: PersonalList<PersonalWebhookView>;
   dataSets: PersonalList<PersonalDataSetView>;
   accessLog: PersonalList<AccessLogEntryView>;
 }
@@ -139,6 +151,7 @@ export interface PersonalDataDocument {
   quizzes: AuthoredQuizView[];
   sessions: OwnedSessionView[];
   apiKeys: PersonalApiKeyView[];
+  webhooks: PersonalWebhookView[];
   dataSets: PersonalDataSetView[];
   accessLog: AccessLogEntryView[];
 }

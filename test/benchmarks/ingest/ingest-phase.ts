@@ -20,6 +20,7 @@ import {
   type Sink,
   type Target,
 } from './ingest-sinks';
+import type { Ack, WebhookPhaseResult, WebhookReceiver } from './webhook-receiver';
 
 /** One timed phase: WRITERS writers sending batches of BATCH to one target, and the probe. */
 
@@ -40,6 +41,8 @@ export interface PhaseResult {
   errors: Map<string, number>;
   /** The service's RSS during the phase (service phases only), MB. */
   rss?: { peakMb: number; endMb: number };
+  /** Delivery of the batches' events ("webhooks on" phases only). */
+  webhooks?: WebhookPhaseResult;
 }
 
 /** A running build of the service. */
@@ -53,11 +56,14 @@ export interface PhaseContext {
   service: Running;
   /** The compared build (BENCH_COMPARE_JS). */
   compare?: Running;
+  /** The teacher's endpoint and its receiver (BENCH_WEBHOOKS=1). */
+  webhooks?: WebhookReceiver;
 }
 
 /** The service a target sends to, if it is one. */
 function runningOf(target: Target, ctx: PhaseContext): Running | undefined {
-  return target === 'service' ? ctx.service : target === 'compare' ? ctx.compare : undefined;
+  if (target === 'service' || target === 'hooks') return ctx.service;
+  return target === 'compare' ? ctx.compare : undefined;
 }
 
 function sinkFor(target: Target, ctx: PhaseContext): Promise<Sink> {
@@ -91,6 +97,13 @@ export async function runPhase(
     await admin.end();
   }
   const sinks = await Promise.all(sessions.map(() => sinkFor(target, ctx)));
+  // Webhooks on: the teacher's endpoint enabled for this phase only, so addAnswers writes outbox entries.
+  const hooks = target === 'hooks' ? ctx.webhooks : undefined;
+  const acks: Ack[] = [];
+  if (hooks) {
+    hooks.beginPhase();
+    await hooks.setEnabled(true);
+  }
   const errors = new Map<string, number>();
   const totals = { answers: 0, inserted: 0 };
   const probeMs: number[] = [];
@@ -105,6 +118,9 @@ export async function runPhase(
   const send = async (sink: Sink, sessionId: number, keys: AnswerKey[]) => {
     try {
       const sent = await sink.send(sessionId, keys);
+      if (hooks && sent.inserted > 0) {
+        acks.push({ sessionId, atMs: performance.now(), answers: sent.received });
+      }
       return sent;
     } catch (error) {
       const name = error instanceof RefusedBatch ? error.message : String(error).slice(0, 200);
@@ -158,6 +174,14 @@ export async function runPhase(
   }
   const elapsed = (performance.now() - started) / 1000;
   const endKb = pid === undefined ? 0 : procStatusKb(pid, 'VmRSS');
+  let webhooks: WebhookPhaseResult | undefined;
+  if (hooks) {
+    try {
+      webhooks = await hooks.collect(acks);
+    } finally {
+      await hooks.setEnabled(false);
+    }
+  }
   return {
     target,
     rate,
@@ -171,5 +195,6 @@ export async function runPhase(
       pid === undefined
         ? undefined
         : { peakMb: Math.max(endKb, ...rssKb) / 1024, endMb: endKb / 1024 },
+    webhooks,
   };
 }

@@ -65,7 +65,7 @@ export function report(rounds: PhaseResult[][], memory: Memory): boolean {
   const hasBurst = rounds.flat().some((p) => p.rate === undefined);
   const hasPaced = rounds.flat().some((p) => p.rate !== undefined);
   const present = (target: Target, paced: boolean) => of(target, paced).length > 0;
-  const targets: Target[] = ['service', 'compare', 'floor', 'floorTx'];
+  const targets: Target[] = ['service', 'hooks', 'compare', 'floor', 'floorTx'];
   if (hasBurst) for (const target of targets) if (present(target, false)) row(target, false);
   if (hasPaced) {
     out(

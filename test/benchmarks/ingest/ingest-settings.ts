@@ -47,6 +47,20 @@ export const RATE_LIMIT_POINTS = '1000000000';
 
 export const TARGET = { answersPerSecond: 30_000, probeP99Ms: 50 };
 
+/**
+ * BENCH_WEBHOOKS=1: the target "service, webhooks on" beside "service" (off) in every round, the
+ * teacher's endpoint enabled for the one and disabled for the other (default 0: not run).
+ */
+export const WEBHOOKS = process.env.BENCH_WEBHOOKS === '1';
+/** The service's WEBHOOK_SECRET_KEY, fixed so that the bench seals the endpoint's secret itself. */
+export const WEBHOOK_SECRET_KEY = '5e'.repeat(32);
+/** A batch no event covers within this time after its acknowledgement is a failure. */
+export const WEBHOOK_REFLECT_TIMEOUT_MS = 10_000;
+/** After an "on" phase's load: wait until no event came for `quiet` ms, `max` ms at most. */
+export const WEBHOOK_DRAIN_MS = { quiet: 3_000, max: 15_000 };
+/** Issue 30: answers/s with webhooks on at least 0.90 of off; delivery p95 at most 2 s (paced). */
+export const WEBHOOK_TARGET = { ratio: 0.9, p95Ms: 2_000 };
+
 /** The live phase: `1` after the ingestion rounds (default), `only` (alone), `0` (none). */
 export const LIVE = process.env.BENCH_LIVE ?? '1';
 if (!['0', '1', 'only'].includes(LIVE)) throw new Error('BENCH_LIVE: 1, only or 0');

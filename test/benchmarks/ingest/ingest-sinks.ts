@@ -5,7 +5,7 @@ import { addAttendees, upsertAnswers, type AnswerRow } from '../../../src/db/sql
 import { bumpSessionVersion } from '../../../src/db/sql/session-changes.sql';
 import type { SqlStatement } from '../../../src/db/sql/statement-batches';
 import { answerFor, type Fixture, type FixtureQuestion } from './ingest-fixture';
-import { DB, mysqlUri } from './ingest-settings';
+import { DB, WEBHOOKS, mysqlUri } from './ingest-settings';
 
 /**
  * Where a writer sends its batches: the service (addAnswers over HTTP), or the database directly
@@ -13,10 +13,11 @@ import { DB, mysqlUri } from './ingest-settings';
  * the service's whole transaction.
  */
 
-export type Target = 'service' | 'compare' | 'floor' | 'floorTx';
+export type Target = 'service' | 'hooks' | 'compare' | 'floor' | 'floorTx';
 
 export const TARGET_LABEL: Record<Target, string> = {
-  service: 'service: addAnswers over HTTP',
+  service: WEBHOOKS ? 'service, webhooks off: addAnswers' : 'service: addAnswers over HTTP',
+  hooks: 'service, webhooks on: addAnswers',
   compare: 'compared build: addAnswers over HTTP',
   floor: 'floor: the upsert alone (mysql2)',
   floorTx: "floor: the service's transaction (mysql2)",

@@ -18,6 +18,7 @@ import {
   type ObjectShape,
 } from './graphql-shapes';
 import { answersPayload, quizPayload, sessionPayload } from './payloads';
+import { webhookRootFields } from './webhook-fuzz';
 import { answeringSessionIds, setIds, type FuzzPools } from './pools';
 import {
   AGGREGATION_FUNCTIONS,
@@ -293,5 +294,6 @@ export function rootFieldSpecs(pools: FuzzPools, owner?: string): RootFieldSpec[
       returns: ADD_ANSWERS_RESULT,
     },
     { name: 'exportPersonalData', operation: 'query', args: {}, returns: PERSONAL_DATA },
+    ...webhookRootFields(id, INT),
   ];
 }

@@ -22,6 +22,7 @@ import {
   type FuzzRequest,
   type QueryPair,
 } from './requests';
+import { webhookRestSpecs } from './webhook-fuzz';
 import {
   AGGREGATION_FUNCTIONS,
   booleanValues,
@@ -138,7 +139,7 @@ const unknownPairs: fc.Arbitrary<QueryPair[]> = fc.oneof(
 );
 
 /** A REST operation (src/api/operations, the catalog) and the values of each of its parameters. */
-interface RestOperationSpec {
+export interface RestOperationSpec {
   name: string;
   method: 'GET' | 'POST';
   params: Record<string, ParamValues>;
@@ -258,6 +259,7 @@ export function restOperationSpecs(pools: FuzzPools, owner?: string): RestOperat
       payload: { name: 'answers', values: answersPayload(pools) },
     },
     get('exportPersonalData', {}),
+    ...webhookRestSpecs(pools),
   ];
 }
 

@@ -1,3 +1,4 @@
+import { DELIVERIES_DEFAULT } from '../../../services/webhooks/webhook-endpoint.service';
 import type { OperationName, OPERATIONS } from '../../operations/operation-catalog';
 import type { ParameterNameOf } from '../../operations/operation-definition';
 import { ItemAttributeObject, toItemAttributeObject } from '../types/item-attribute.type';
@@ -24,6 +25,16 @@ import {
   toSessionObject,
 } from '../types/session.type';
 import { toUserType, UserType } from '../types/user.type';
+import {
+  toWebhookDeliveryListObject,
+  toWebhookDeliveryObject,
+  toWebhookListObject,
+  toWebhookObject,
+  WebhookDeliveryListObject,
+  WebhookDeliveryObject,
+  WebhookListObject,
+  WebhookObject,
+} from '../types/webhook.type';
 
 type Operations = typeof OPERATIONS;
 
@@ -93,4 +104,15 @@ export const ROOT_FIELD_OUTPUTS: RootFieldOutputs = {
   getSession: { type: () => SessionObject, from: (view) => toSessionObject(view.id, view) },
   joinSession: { type: () => SessionObject, from: (view) => toSessionObject(view.id, view) },
   addAnswers: { type: () => AddAnswersResultObject, from: toAddAnswersResultObject },
+  addWebhook: { type: () => WebhookObject, from: toWebhookObject },
+  getWebhooks: { type: () => WebhookListObject, from: toWebhookListObject },
+  deleteWebhook: { type: () => WebhookObject, from: toWebhookObject },
+  getWebhookDeliveries: {
+    type: () => WebhookDeliveryListObject,
+    from: toWebhookDeliveryListObject,
+    args: { limit: { defaultValue: DELIVERIES_DEFAULT } },
+  },
+  redeliverWebhookEvent: { type: () => WebhookDeliveryObject, from: toWebhookDeliveryObject },
+  rotateWebhookSecret: { type: () => WebhookObject, from: toWebhookObject },
+  enableWebhook: { type: () => WebhookObject, from: toWebhookObject },
 };

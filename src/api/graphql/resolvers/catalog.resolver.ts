@@ -16,6 +16,7 @@ import {
 import { SetOperator } from '../types/data-set.type';
 import { QuizInput } from '../types/quiz.type';
 import { AnswerInput, SessionInput } from '../types/session.type';
+import { WebhookInput } from '../types/webhook.type';
 import { ROOT_FIELD_OUTPUTS, type AnyRootFieldOutput } from './catalog.outputs';
 
 /**
@@ -42,6 +43,7 @@ const ARGUMENT_TYPES: Readonly<Record<string, object>> = {
   QuizInput,
   SessionInput,
   AnswerInput,
+  WebhookInput,
 };
 
 /** type-graphql's type function for a `graphQLType` (`X` or `[X!]`). */

@@ -120,6 +120,19 @@ export class PersonalApiKeyObject {
   @Field(() => DateTimeScalar, { nullable: true }) lastUsedAt!: Date | null;
 }
 
+@ObjectType('PersonalWebhook', {
+  simpleResolvers: true,
+  description: 'A webhook endpoint of the person, without its secret.',
+})
+export class PersonalWebhookObject {
+  @Field(() => ID) id!: string;
+  @Field(() => String) url!: string;
+  @Field(() => [String]) events!: string[];
+  @Field(() => DateTimeScalar) createdAt!: Date;
+  @Field(() => DateTimeScalar, { nullable: true }) disabledAt!: Date | null;
+  @Field(() => String, { nullable: true }) disabledReason!: string | null;
+}
+
 @ObjectType('PersonalDataSet', {
   simpleResolvers: true,
   description: 'An unexpired data set the person made.',
@@ -164,6 +177,7 @@ export class PersonalDataObject {
   @Field(() => [PersonalQuizObject]) quizzes!: PersonalQuizObject[];
   @Field(() => [PersonalSessionObject]) sessions!: PersonalSessionObject[];
   @Field(() => [PersonalApiKeyObject]) apiKeys!: PersonalApiKeyObject[];
+  @Field(() => [PersonalWebhookObject]) webhooks!: PersonalWebhookObject[];
   @Field(() => [PersonalDataSetObject]) dataSets!: PersonalDataSetObject[];
   @Field(() => [PersonalAccessLogEntryObject]) accessLog!: PersonalAccessLogEntryObject[];
 }
@@ -194,6 +208,7 @@ export function toPersonalDataObject(doc: PersonalDataDocument): PersonalDataObj
     })),
     sessions: doc.sessions.map((s) => ({ ...s, id: id(s.id) })),
     apiKeys: doc.apiKeys.map((k) => ({ ...k, id: id(k.id) })),
+    webhooks: doc.webhooks.map((w) => ({ ...w, id: id(w.id) })),
     dataSets: doc.dataSets.map((d) => ({
       ...d,
       id: id(d.id),

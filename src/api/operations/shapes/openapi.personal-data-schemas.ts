@@ -45,6 +45,7 @@ export const PERSONAL_DATA_SCHEMAS: Record<string, JsonSchema> = {
       quizzes: list('PersonalQuiz'),
       sessions: list('PersonalSession'),
       apiKeys: list('PersonalApiKey'),
+      webhooks: list('PersonalWebhook'),
       dataSets: list('PersonalDataSet'),
       accessLog: list('PersonalAccessLogEntry'),
     },
@@ -115,6 +116,17 @@ export const PERSONAL_DATA_SCHEMAS: Record<string, JsonSchema> = {
       lastUsedAt: nullableDate,
     },
     'An API key of the person, without any secret.',
+  ),
+  PersonalWebhook: object(
+    {
+      id: idString,
+      url: text,
+      events: { type: 'array', items: text },
+      createdAt: legacyDate,
+      disabledAt: nullableDate,
+      disabledReason: nullableText,
+    },
+    'A webhook endpoint of the person (contract.md §16), without its secret.',
   ),
   PersonalDataSet: object({
     id: idString,

@@ -12,6 +12,7 @@ import { QUIZ_PUBLIC_FIELDS } from '../../../services/quizzes/quiz.views';
 import { PAGE_SCHEMAS } from './openapi.page-schemas';
 import { SESSION_SCHEMAS } from './openapi.session-schemas';
 import { PERSONAL_DATA_SCHEMAS } from './openapi.personal-data-schemas';
+import { WEBHOOK_SCHEMAS } from './openapi.webhook-schemas';
 import { AGGREGATION_FUNCTIONS, RESULT_TYPES } from '../../../services/results/result-parameters';
 import { resultTypeDefinition } from '../../../domain/results/result-types.registry';
 import {
@@ -305,4 +306,5 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   ),
   ...PAGE_SCHEMAS,
   ...PERSONAL_DATA_SCHEMAS,
+  ...WEBHOOK_SCHEMAS,
 };

@@ -11,6 +11,7 @@ import type {
   PersonalDataSetView,
   PersonalList,
   PersonalProfileView,
+  PersonalWebhookView,
   QuizFlagView,
 } from '../../../services/privacy/personal-data.views';
 import type { RestDownload } from './download';
@@ -102,6 +103,15 @@ const apiKey = (k: PersonalApiKeyView) => ({
   lastUsedAt: dateOrNull(k.lastUsedAt),
 });
 
+const webhook = (w: PersonalWebhookView) => ({
+  id: legacyId(w.id),
+  url: w.url,
+  events: w.events,
+  createdAt: legacyDate(w.createdAt),
+  disabledAt: dateOrNull(w.disabledAt),
+  disabledReason: w.disabledReason,
+});
+
 const dataSet = (d: PersonalDataSetView) => ({
   id: legacyId(d.id),
   itemType: d.itemType,
@@ -151,6 +161,7 @@ function documentParts(data: PersonalDataExport): Part {
       ['quizzes', list(data.quizzes, quiz)],
       ['sessions', list(data.sessions, session)],
       ['apiKeys', list(data.apiKeys, apiKey)],
+      ['webhooks', list(data.webhooks, webhook)],
       ['dataSets', list(data.dataSets, dataSet)],
       ['accessLog', list(data.accessLog, accessLogEntry)],
     ],

@@ -47,7 +47,11 @@ export function startWebhookDelivery(
 
   /** One pass; true when it found work, so that more may be waiting. */
   const pass = async (): Promise<boolean> => {
-    const dispatched = await dispatchOutbox(deps);
+    // A dispatch that fails must not stop the deliveries already owed (their retries included).
+    const dispatched = await dispatchOutbox(deps).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'webhook dispatch pass failed');
+      return { entries: 0 };
+    });
     const free = concurrency - sending.size;
     if (free <= 0 || stopped) return false;
     const claimed = await claimDueDeliveries(deps, free);

@@ -37,11 +37,35 @@ export interface CheckedUrl {
   allowedHost: boolean;
 }
 
+/** A lookup that takes longer fails: a slow resolver must not hold a delivery past its lease. */
+export const LOOKUP_TIMEOUT_MS = 5_000;
+
 const systemResolver: HostResolver = async (hostname) => {
   // verbatim: the resolver's order, so the address used is the one the system would pick first.
-  const found = await dns.lookup(hostname, { all: true, verbatim: true });
-  return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  const lookup = dns.lookup(hostname, { all: true, verbatim: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('lookup timed out')), LOOKUP_TIMEOUT_MS);
+    timer.unref();
+  });
+  try {
+    const found = await Promise.race([lookup, timeout]);
+    return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+  } finally {
+    clearTimeout(timer);
+  }
 };
+
+/**
+ * Refusals because the host did not resolve (no such name, or the resolver failed or was slow):
+ * at a delivery such a refusal may pass, so the attempt is retried rather than failed.
+ */
+const UNRESOLVED = new WeakSet<object>();
+
+/** Whether `error` is checkOutboundUrl's refusal of a host that did not resolve. */
+export function isUnresolvedHost(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && UNRESOLVED.has(error);
+}
 
 /** [what the range is, its network, its prefix length], first match wins. */
 const IPV4_RANGES: readonly [string, string, number][] = [
@@ -73,6 +97,8 @@ const IPV6_RANGES: readonly [string, string, number][] = [
   ['a site-local (deprecated)', 'fec0::', 10],
   ['a link-local', 'fe80::', 10],
   ['a multicast', 'ff00::', 8],
+  // RFC 8215: translators of a site's own network, whose IPv4 addresses may be private.
+  ['a local-use NAT64', '64:ff9b:1::', 48],
 ];
 
 function blockLists(
@@ -109,12 +135,16 @@ const v4Of = (high: number, low: number): string =>
 
 /**
  * The IPv4 address an IPv6 address carries to an IPv4 host, if it is one of the forms that
- * reach it: IPv4-mapped (::ffff:a.b.c.d, how a dual-stack socket connects to IPv4), NAT64
- * (64:ff9b::/96) and 6to4 (2002:aabb:ccdd::/48).
+ * reach it: IPv4-mapped (::ffff:a.b.c.d, how a dual-stack socket connects to IPv4),
+ * IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002:aabb:ccdd::/48).
  */
 function embeddedIpv4(groups: readonly number[]): string | undefined {
   const g = (index: number) => groups[index] as number;
   if (groups.slice(0, 5).every((x) => x === 0) && g(5) === 0xffff) return v4Of(g(6), g(7));
+  // IPv4-translated (::ffff:0:a.b.c.d, RFC 2765).
+  if (groups.slice(0, 4).every((x) => x === 0) && g(4) === 0xffff && g(5) === 0) {
+    return v4Of(g(6), g(7));
+  }
   if (g(0) === 0x64 && g(1) === 0xff9b && groups.slice(2, 6).every((x) => x === 0)) {
     return v4Of(g(6), g(7));
   }
@@ -195,7 +225,11 @@ export async function checkOutboundUrl(
     } catch {
       addresses = [];
     }
-    if (addresses.length === 0) throw refuse(`names a host that does not resolve: ${hostname}`);
+    if (addresses.length === 0) {
+      const refusal = refuse(`names a host that does not resolve: ${hostname}`);
+      UNRESOLVED.add(refusal);
+      throw refusal;
+    }
   }
   if (!allowedHost) {
     for (const { address } of addresses) {

@@ -128,6 +128,8 @@ describe('outbound address guard', () => {
     ['https://[::ffff:127.0.0.1]/hook', /is a loopback IPv4 \(127\.0\.0\.1, embedded in IPv6\)/],
     ['https://[::ffff:a9fe:a9fe]/', /cloud metadata .*169\.254\.169\.254, embedded in IPv6/],
     ['https://[64:ff9b::a00:1]/', /is a private IPv4 \(10\.0\.0\.1, embedded in IPv6\)/],
+    ['https://[::ffff:0:7f00:1]/', /is a loopback IPv4 \(127\.0\.0\.1, embedded in IPv6\)/],
+    ['https://[64:ff9b:1::a00:1]/', /is a local-use NAT64 address/],
     ['https://172.20.1.1/', /is a private address/],
     ['https://192.168.1.10/', /is a private address/],
     ['https://100.64.0.1/', /is a shared \(carrier-grade NAT\) address/],

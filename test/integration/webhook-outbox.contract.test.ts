@@ -212,10 +212,26 @@ describe.each(BACKENDS)('the webhook outbox on %s', (backend) => {
   it('tells the owners a person was known to of their erasure, and no one else', async () => {
     await listen('o', 'user.erased');
     await listen('t', 'user.erased');
+    const session = await post(
+      'addSession',
+      { session: { title: 'Before', quizIds: [ids.quizzes.q] } },
+      as.t,
+    );
+    const sessionId = Number(session.body.id);
     await clear();
+    // A batch naming Rex, not yet dispatched when he is erased.
+    const batch = [answer('p', 1, true), answer('r', 1, true)];
+    expect((await post('addAnswers', { sessionId, answers: batch }, as.t)).status).toBe(200);
     await eraseUser(app.deps, id('users', 'r'), { erasedBy: 'outbox-test' });
-    // Rex was in Tess's group and answered in her session; Otto never knew him.
+    // Rex was in Tess's group and answered in her session; Otto never knew him. The entry
+    // written before no longer names him: nothing sent after user.erased does.
     expect(await outbox()).toEqual([
+      {
+        type: 'answers.recorded',
+        subjectId: sessionId,
+        audienceId: id('users', 't'),
+        data: { answers: 2, userIds: [id('users', 'p')] },
+      },
       {
         type: 'user.erased',
         subjectId: id('users', 'r'),

@@ -191,6 +191,8 @@ describe.each(BACKENDS)('webhook operations on %s', (backend) => {
       [{ events: ['quiz.created'] }, 'MissingParameterException', 'webhook.url'],
       [{ url: 42 }, 'BadParameterException', 'webhook.url'],
       ['https://hooks.example', 'BadParameterException', 'webhook'],
+      // Short enough as sent, too long once its non-ASCII characters are percent-encoded.
+      [{ url: hookUrl('é'.repeat(1000)) }, 'BadParameterException', 'webhook.url'],
     ];
     for (const [webhook, type, parameterName] of cases) {
       const answer = await add(allowing, 's', webhook);
@@ -551,6 +553,14 @@ describe.each(BACKENDS)('webhook operations on %s', (backend) => {
       );
       expect([result.status, result.body.parameterName]).toStrictEqual([404, 'eventId']);
     }
+    // Not a message id at all: malformed (400), as the OpenAPI pattern says.
+    const malformed = await expectParity(
+      allowing.url,
+      'redeliverWebhookEvent',
+      { webhookId: String(webhookId), eventId: 'abc' },
+      credentials('t'),
+    );
+    expect([malformed.status, malformed.body.parameterName]).toStrictEqual([400, 'eventId']);
 
     // Deleting the endpoint deletes its deliveries and their attempts.
     expect(

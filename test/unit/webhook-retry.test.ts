@@ -10,20 +10,22 @@ import {
 describe('webhook retry schedule', () => {
   const base = 30_000;
 
-  it('doubles from the base, half of it jittered', () => {
+  it('doubles from the base, up to half of it added at random, never sooner', () => {
     for (const attempt of [1, 2, 3, 4, 5]) {
       const full = base * 2 ** (attempt - 1);
-      expect(retryDelayMs(attempt, base, () => 0)).toBe(full / 2);
-      expect(retryDelayMs(attempt, base, () => 0.999999)).toBeCloseTo(full, -1);
+      expect(retryDelayMs(attempt, base, () => 0)).toBe(full);
+      expect(retryDelayMs(attempt, base, () => 0.999999)).toBeCloseTo(full * 1.5, -1);
       const jittered = retryDelayMs(attempt, base, Math.random);
-      expect(jittered).toBeGreaterThanOrEqual(full / 2);
-      expect(jittered).toBeLessThanOrEqual(full);
+      expect(jittered).toBeGreaterThanOrEqual(full);
+      expect(jittered).toBeLessThanOrEqual(full * 1.5);
     }
+    // The first retry comes no sooner than WEBHOOK_RETRY_BASE_MS.
+    expect(retryDelayMs(1, base, () => 0)).toBe(base);
   });
 
   it('caps a single wait', () => {
-    expect(retryDelayMs(40, base, () => 0.999999)).toBeLessThanOrEqual(MAX_RETRY_DELAY_MS);
-    expect(retryDelayMs(1000, base, () => 0)).toBe(MAX_RETRY_DELAY_MS / 2);
+    expect(retryDelayMs(1000, base, () => 0)).toBe(MAX_RETRY_DELAY_MS);
+    expect(retryDelayMs(40, base, () => 0.999999)).toBeLessThanOrEqual(MAX_RETRY_DELAY_MS * 1.5);
   });
 
   it('never retries earlier than Retry-After says', () => {
@@ -46,29 +48,29 @@ describe('webhook retry schedule', () => {
         retryAfterMs: 1000,
         random: () => 0,
       }),
-    ).toEqual({ kind: 'retry', dueMs: 20_000 });
+    ).toEqual({ kind: 'retry', dueMs: 40_000 });
   });
 
-  it('gives up when the next attempt would fall more than 24 h after the event', () => {
+  it('makes its last attempt 24 h after the event, then gives up', () => {
     const created = 1_000_000;
-    const near = GIVE_UP_AFTER_MS - 10_000;
+    const limit = created + GIVE_UP_AFTER_MS;
+    const near = limit - 10_000;
     expect(
       planRetry({
         attempt: 1,
-        baseMs: 10_000,
+        baseMs: 5000,
         eventCreatedMs: created,
-        nowMs: created + near,
+        nowMs: near,
         random: () => 0,
       }),
-    ).toEqual({ kind: 'retry', dueMs: created + near + 5000 });
+    ).toEqual({ kind: 'retry', dueMs: near + 5000 });
+    // A backoff reaching past the limit is shortened to it: one last attempt there.
+    expect(planRetry({ attempt: 2, baseMs: 10_000, eventCreatedMs: created, nowMs: near })).toEqual(
+      { kind: 'retry', dueMs: limit },
+    );
+    // At the limit, or asked by Retry-After to wait past it: given up.
     expect(
-      planRetry({
-        attempt: 2,
-        baseMs: 10_000,
-        eventCreatedMs: created,
-        nowMs: created + near,
-        random: () => 0.99,
-      }),
+      planRetry({ attempt: 9, baseMs: 10_000, eventCreatedMs: created, nowMs: limit }),
     ).toEqual({ kind: 'give-up' });
     expect(
       planRetry({
@@ -79,6 +81,21 @@ describe('webhook retry schedule', () => {
         retryAfterMs: GIVE_UP_AFTER_MS + 1,
       }),
     ).toEqual({ kind: 'give-up' });
+  });
+
+  it('spreads a day of retries from a 30 s base into about a dozen attempts', () => {
+    let nowMs = 0;
+    let attempts = 0;
+    for (;;) {
+      const plan = planRetry({ attempt: attempts + 1, baseMs: base, eventCreatedMs: 0, nowMs });
+      attempts += 1;
+      if (plan.kind === 'give-up') break;
+      expect(plan.dueMs).toBeGreaterThan(nowMs);
+      nowMs = plan.dueMs;
+    }
+    expect(nowMs).toBe(GIVE_UP_AFTER_MS);
+    expect(attempts).toBeGreaterThan(8);
+    expect(attempts).toBeLessThan(20);
   });
 
   it('disables an endpoint after 3 days of failures', () => {

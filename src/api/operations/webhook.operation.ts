@@ -43,7 +43,7 @@ const EVENT_ID_DESCRIPTION =
   "the event's message id (`msg_…`, the webhook-id header it was sent with)";
 const eventId = {
   ...nameParameter('eventId', EVENT_ID_DESCRIPTION),
-  schema: { type: 'string', pattern: '^msg_', description: EVENT_ID_DESCRIPTION },
+  schema: { type: 'string', pattern: '^msg_[A-Za-z0-9-]+$', description: EVENT_ID_DESCRIPTION },
 };
 
 /** What each event sends, for the descriptions. */

@@ -112,6 +112,17 @@ export function claimDeliveries(
   };
 }
 
+/**
+ * Whether a delivery is claimable now: read first, so that an idle instance polls with a read
+ * (a write on SQLite waits for the single writer; one on Galera is certified by every node).
+ */
+export function anyClaimable(nowMs: number): SqlFragment {
+  return {
+    sql: `SELECT 1 AS due FROM webhook_deliveries WHERE ${CLAIMABLE} LIMIT 1`,
+    params: [nowMs, nowMs],
+  };
+}
+
 /** The deliveries leased to `leaseId`, with their event and their endpoint's address and secrets. */
 export function leasedDeliveries(leaseId: string): SqlFragment {
   return {

@@ -83,3 +83,33 @@ export function userErasedOutboxEntries(userId: number, nowMs: number): SqlFragm
     ],
   };
 }
+
+/**
+ * Erasure, before user.erased is written: the answers entries not yet dispatched, and the events
+ * still owed to an endpoint, that may name the person (a LIKE on the id's digits: the caller
+ * reads each and keeps those that do), so that no message naming them follows their erasure.
+ */
+export function pendingMessagesNaming(userId: number): SqlFragment {
+  const digits = `%${userId}%`;
+  return {
+    sql: `SELECT 'outbox' AS source, id, data AS json FROM webhook_outbox
+           WHERE type = 'answers.recorded' AND data LIKE ?
+          UNION ALL
+          SELECT 'event' AS source, v.id, v.body AS json FROM webhook_events v
+           WHERE v.type = 'answers.recorded' AND v.body LIKE ?
+             AND EXISTS (SELECT 1 FROM webhook_deliveries d
+                          WHERE d.event_id = v.id AND d.status = 'pending')`,
+    params: [digits, digits],
+  };
+}
+
+/** Writes back an outbox entry's data or an event's body without the erased person. */
+export function rewrittenMessage(
+  source: 'outbox' | 'event',
+  id: number,
+  json: string,
+): SqlFragment {
+  return source === 'outbox'
+    ? { sql: 'UPDATE webhook_outbox SET data = ? WHERE id = ?', params: [json, id] }
+    : { sql: 'UPDATE webhook_events SET body = ? WHERE id = ?', params: [json, id] };
+}

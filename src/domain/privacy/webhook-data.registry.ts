@@ -37,9 +37,9 @@ export const WEBHOOK_TABLES: readonly TableEntry[] = [
     columns: {
       id: none,
       type: none,
-      subject_id: plain('the session, quiz or erased user the change is about: an id only'),
+      subject_id: kept('the session, quiz or erased user the change is about: an id only'),
       audience_id: person,
-      data: kept('ids of the pupils whose answers changed; an erased id names no one'),
+      data: kept('ids of pupils named by answers batches; an erasure removes theirs'),
       created_ms: none,
     },
     retention: 'until dispatched, within seconds',
@@ -55,7 +55,9 @@ export const WEBHOOK_TABLES: readonly TableEntry[] = [
       id: none,
       message_id: none,
       type: none,
-      body: kept('ids of sessions, quizzes and pupils; an erased id names no one'),
+      body: kept(
+        'ids of sessions, quizzes and pupils; an erasure removes theirs from events still owed, and in those sent an erased id names no one',
+      ),
       created_ms: none,
     },
     retention: DELIVERY_RETENTION,

@@ -60,3 +60,26 @@ export function answersRecordedData(
     userIds: [...userIds].sort((a, b) => a - b),
   };
 }
+
+/**
+ * An answers entry's data, or an answers.recorded event's body, without `userId` in its userIds
+ * (erasure); null when it did not name them.
+ */
+export function withoutUser(json: string, userId: number): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const record = value as Record<string, unknown>;
+  // An event's body holds the entry's fields under `data`.
+  const holder = (
+    typeof record.data === 'object' && record.data !== null ? record.data : record
+  ) as Record<string, unknown>;
+  const { userIds } = holder;
+  if (!Array.isArray(userIds) || !userIds.includes(userId)) return null;
+  holder.userIds = userIds.filter((id) => id !== userId);
+  return JSON.stringify(value);
+}

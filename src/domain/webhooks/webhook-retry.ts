@@ -1,7 +1,8 @@
 /**
  * When a failed webhook delivery is tried again (contract.md §16): exponential backoff with
- * jitter, never earlier than the receiver's Retry-After, given up once the next attempt would
- * fall more than a day after the event; an endpoint failing for three days is disabled.
+ * jitter, never earlier than the receiver's Retry-After; the last attempt comes 24 hours after
+ * the event (a backoff reaching past it is shortened to it), then the delivery fails; an
+ * endpoint failing for three days is disabled.
  */
 
 /** The first retry's delay by default (WEBHOOK_RETRY_BASE_MS). */
@@ -22,14 +23,14 @@ export const DISABLED_FOR_FAILURES_REASON =
 
 /**
  * The delay before the attempt that follows failed attempt `attempt` (1 for the first):
- * base·2^(attempt-1), capped, with equal jitter (half fixed, half random) so that the retries of
- * many deliveries failed together spread out while none comes much sooner than the schedule.
- * `random` returns a number in [0, 1).
+ * base·2^(attempt-1), capped, plus up to half of it at random, so that the retries of many
+ * deliveries failed together spread out while none comes sooner than the schedule (the first
+ * never before WEBHOOK_RETRY_BASE_MS). `random` returns a number in [0, 1).
  */
 export function retryDelayMs(attempt: number, baseMs: number, random: () => number): number {
   const exponent = Math.max(0, Math.floor(attempt) - 1);
   const full = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.min(exponent, 40));
-  return Math.round(full / 2 + random() * (full / 2));
+  return Math.round(full + random() * (full / 2));
 }
 
 export interface RetryInput {
@@ -46,14 +47,17 @@ export interface RetryInput {
 
 export type RetryPlan = { kind: 'retry'; dueMs: number } | { kind: 'give-up' };
 
-/** When to try again after a failed attempt that may be retried, or whether to give up. */
+/**
+ * When to try again after a failed attempt that may be retried, or whether to give up: at the
+ * 24-hour limit itself when the backoff reaches past it, and never when the limit has come or
+ * Retry-After asks for a time past it.
+ */
 export function planRetry(input: RetryInput): RetryPlan {
+  const limitMs = input.eventCreatedMs + GIVE_UP_AFTER_MS;
+  const earliestMs = input.nowMs + (input.retryAfterMs ?? 0);
+  if (input.nowMs >= limitMs || earliestMs > limitMs) return { kind: 'give-up' };
   const backoff = retryDelayMs(input.attempt, input.baseMs, input.random ?? Math.random);
-  const delay = Math.max(backoff, input.retryAfterMs ?? 0);
-  const dueMs = input.nowMs + delay;
-  return dueMs > input.eventCreatedMs + GIVE_UP_AFTER_MS
-    ? { kind: 'give-up' }
-    : { kind: 'retry', dueMs };
+  return { kind: 'retry', dueMs: Math.min(limitMs, Math.max(input.nowMs + backoff, earliestMs)) };
 }
 
 /** Whether an endpoint failing since `failingSinceMs` is to be disabled at `nowMs`. */

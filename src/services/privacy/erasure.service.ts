@@ -15,7 +15,12 @@ import {
   tombstoneUpdate,
 } from '../../db/sql/erasure.sql';
 import { bumpSessionVersion } from '../../db/sql/session-changes.sql';
-import { userErasedOutboxEntries } from '../../db/sql/webhook-outbox.sql';
+import {
+  pendingMessagesNaming,
+  rewrittenMessage,
+  userErasedOutboxEntries,
+} from '../../db/sql/webhook-outbox.sql';
+import { withoutUser } from '../../domain/webhooks/webhook-events';
 import type { SqlFragment, SqlParam } from '../../db/sql/sql-fragment';
 import { PERSONAL_DATA_REGISTRY } from '../../domain/privacy/personal-data.registry';
 import type { TableEntry } from '../../domain/privacy/personal-data.types';
@@ -181,7 +186,13 @@ async function eraseIn(
   const report = { userId, dryRun: options.dryRun === true, tables };
   if (options.dryRun) return { report, sessions, sets: [], email };
 
-  // §16: user.erased, to those the person was known to, before their memberships go.
+  // §16: no message still to send names them after user.erased; then user.erased, to those
+  // the person was known to, before their memberships go.
+  for (const row of (await run(pendingMessagesNaming(userId))).rows) {
+    const json = withoutUser(String(row.json), userId);
+    const source = row.source === 'event' ? 'event' : 'outbox';
+    if (json !== null) await run(rewrittenMessage(source, toNumber(row.id), json));
+  }
   await run(userErasedOutboxEntries(userId, Date.now()));
   await removeRows(deps, run, userId, email, sets);
   const now = dialect.date(wholeSeconds(new Date()));

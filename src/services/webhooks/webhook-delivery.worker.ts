@@ -3,6 +3,7 @@ import type { AppDeps } from '../../context/request-context';
 import { toNumber } from '../../db/sql/dialect';
 import { isRetryableConflict } from '../../db/sql-errors';
 import {
+  anyClaimable,
   claimDeliveries,
   clearEndpointFailing,
   disableFailingEndpoint,
@@ -18,9 +19,14 @@ import {
   DISABLED_FOR_FAILURES_REASON,
   planRetry,
 } from '../../domain/webhooks/webhook-retry';
-import { checkOutboundUrl } from '../../security/outbound-address';
+import { checkOutboundUrl, isUnresolvedHost } from '../../security/outbound-address';
 import { createSecretBox } from '../../security/secret-box';
-import { sendWebhook, type WebhookAttemptOutcome, type WebhookSendOptions } from './webhook-sender';
+import {
+  sendWebhook,
+  WEBHOOK_TIMEOUT_MS,
+  type WebhookAttemptOutcome,
+  type WebhookSendOptions,
+} from './webhook-sender';
 import { signWebhookMessage, type SigningSecrets } from './webhook-signing';
 import { readRows, runAlone } from './webhook-statements';
 
@@ -35,6 +41,8 @@ import { readRows, runAlone } from './webhook-statements';
 export const LEASE_MS = 60_000;
 /** Sends in flight at once per instance. */
 export const DELIVERY_CONCURRENCY = 8;
+/** Room left in a lease for recording an attempt after its longest send. */
+const RECORD_MARGIN_MS = 5_000;
 
 /** The operation name the outbound guard's refusals carry. */
 const OPERATION = 'webhookDelivery';
@@ -46,6 +54,8 @@ type Deps = Pick<AppDeps, 'db' | 'config' | 'logger' | 'metrics'>;
 export interface ClaimedDelivery {
   id: number;
   leaseId: string;
+  /** Until when the lease holds: past it another instance may claim the delivery. */
+  leaseUntilMs: number;
   endpointId: number;
   /** Attempts made before this one. */
   attempts: number;
@@ -81,6 +91,7 @@ export async function claimDueDeliveries(
   nowMs = Date.now(),
 ): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
+  if ((await readRows(deps.db, anyClaimable(nowMs))).length === 0) return [];
   const leaseId = randomUUID();
   try {
     const claimed = await runAlone(
@@ -96,6 +107,7 @@ export async function claimDueDeliveries(
   return rows.map((row) => ({
     id: toNumber(row.id),
     leaseId,
+    leaseUntilMs: nowMs + LEASE_MS,
     endpointId: toNumber(row.endpoint_id),
     attempts: toNumber(row.attempts),
     messageId: String(row.message_id),
@@ -127,12 +139,16 @@ function signingSecrets(deps: Deps, delivery: ClaimedDelivery, nowMs: number): S
     : { current };
 }
 
-/** One attempt: the address checked now (an endpoint's name may resolve elsewhere since), signed, sent. */
+/**
+ * One attempt: the address checked now (an endpoint's name may resolve elsewhere since), signed,
+ * sent; null, sending nothing, when too little of the lease is left for the send and its record
+ * (another instance may claim the delivery once it ends: no attempt is ever sent twice).
+ */
 async function attempt(
   deps: Deps,
   delivery: ClaimedDelivery,
   options: WebhookSendOptions,
-): Promise<WebhookAttemptOutcome> {
+): Promise<WebhookAttemptOutcome | null> {
   const started = Date.now();
   let target;
   try {
@@ -140,6 +156,17 @@ async function attempt(
       allowedHosts: deps.config.webhooks.allowedHosts,
     });
   } catch (error) {
+    // A name that did not resolve now (a resolver down, slow or briefly wrong) may resolve at
+    // the next attempt: retried, as a network error is.
+    if (isUnresolvedHost(error)) {
+      return {
+        outcome: 'retry',
+        durationMs: Date.now() - started,
+        responseBytes: 0,
+        responseTruncated: false,
+        error: short(`address not resolved: ${(error as Error).message}`),
+      };
+    }
     // Refused now (its host resolves to a private address, say): no connection is made, and
     // another attempt would most likely be refused the same way.
     return {
@@ -165,6 +192,8 @@ async function attempt(
       error: 'the signing secret does not open (WEBHOOK_SECRET_KEY changed?)',
     };
   }
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  if (Date.now() + timeoutMs + RECORD_MARGIN_MS > delivery.leaseUntilMs) return null;
   const headers = signWebhookMessage(secrets, delivery.messageId, new Date(), delivery.body);
   return sendWebhook(target, headers, delivery.body, options);
 }
@@ -210,6 +239,13 @@ export async function deliver(
 ): Promise<DeliveryOutcome | 'lost'> {
   const attemptedMs = Date.now();
   const sent = await attempt(deps, delivery, options);
+  if (sent === null) {
+    deps.logger.warn(
+      { deliveryId: delivery.id, endpointId: delivery.endpointId },
+      'webhook attempt not sent: its lease was nearly over',
+    );
+    return 'lost';
+  }
   const nowMs = Date.now();
   let outcome: DeliveryOutcome = sent.outcome;
   let update;
@@ -247,7 +283,8 @@ export async function deliver(
   const lost = updated.affected === 0;
   deps.metrics.webhooks.countAttempt(sent.outcome);
   if (!lost && outcome !== 'retry') deps.metrics.webhooks.countDeliveries(outcome, 1);
-  await recordHealth(deps, delivery, sent.outcome === 'delivered', nowMs);
+  // The instance that owns the delivery now keeps the endpoint's health.
+  if (!lost) await recordHealth(deps, delivery, sent.outcome === 'delivered', nowMs);
   deps.logger.info(
     {
       deliveryId: delivery.id,

@@ -54,6 +54,8 @@ export interface DispatchPass {
   entries: number;
   /** Groups left for the next pass after a conflict with another instance. */
   conflicts: number;
+  /** Groups that failed otherwise, left for the next pass. */
+  failures: number;
 }
 
 function rowOf(raw: Record<string, unknown>): OutboxRow {
@@ -73,22 +75,46 @@ function rowOf(raw: Record<string, unknown>): OutboxRow {
   };
 }
 
-/** The groups ready at `nowMs`: every entry alone, but a session's answers together. */
+/**
+ * The most users one answers.recorded event names: its body stays far below what a text column
+ * holds (64 KB on MySQL) whatever the ids; more make another event.
+ */
+export const USERS_PER_EVENT = 5_000;
+
+/** Distinct user ids an answers entry names. */
+const usersOf = (row: OutboxRow): readonly number[] =>
+  (row.data as OutboxData['answers.recorded'] | null)?.userIds ?? [];
+
+/**
+ * The groups ready at `nowMs`: every entry alone, but a session's answers together, from its
+ * oldest entry to those written within ANSWERS_COALESCING_MS of it (a backlog makes one event
+ * per window, not one for all), up to USERS_PER_EVENT users. A group is ready once its oldest
+ * entry is ANSWERS_COALESCING_MS old.
+ */
 export function readyGroups(rows: readonly OutboxRow[], nowMs: number): Group[] {
   const groups: Group[] = [];
-  const answers = new Map<string, Group>();
+  const open = new Map<string, { group: Group; users: Set<number> }>();
   for (const row of rows) {
     if (row.type !== 'answers.recorded') {
       groups.push({ type: row.type, audienceId: row.audienceId, rows: [row] });
       continue;
     }
     const key = `${row.subjectId}:${row.audienceId ?? ''}`;
-    const group = answers.get(key);
-    if (group) group.rows.push(row);
-    else {
-      const created: Group = { type: row.type, audienceId: row.audienceId, rows: [row] };
-      answers.set(key, created);
-      groups.push(created);
+    const current = open.get(key);
+    const first = current?.group.rows[0];
+    const users = usersOf(row);
+    const fits =
+      current !== undefined &&
+      first !== undefined &&
+      row.createdMs < first.createdMs + ANSWERS_COALESCING_MS &&
+      new Set([...current.users, ...users]).size <= USERS_PER_EVENT;
+    if (fits) {
+      current.group.rows.push(row);
+      for (const user of users) current.users.add(user);
+    } else {
+      const group: Group = { type: row.type, audienceId: row.audienceId, rows: [row] };
+      open.set(key, { group, users: new Set(users) });
+      groups.push(group);
     }
   }
   // Rows come oldest first (by id), so a group's first row is its oldest.
@@ -147,7 +173,7 @@ export async function dispatchOutbox(
   deps: Pick<AppDeps, 'db' | 'logger'>,
   options: { nowMs?: number; limit?: number } = {},
 ): Promise<DispatchPass> {
-  const pass: DispatchPass = { events: 0, deliveries: 0, entries: 0, conflicts: 0 };
+  const pass: DispatchPass = { events: 0, deliveries: 0, entries: 0, conflicts: 0, failures: 0 };
   const rows = (
     await readRows(deps.db, outboxEntries(options.limit ?? OUTBOX_ENTRIES_PER_PASS))
   ).map(rowOf);
@@ -162,11 +188,20 @@ export async function dispatchOutbox(
     } catch (error) {
       // Another instance took these entries, or a deadlock / Galera certification conflict:
       // rolled back, and whatever is left is dispatched on a next pass.
-      if (!(error instanceof RollBack) && !isRetryableConflict(error)) throw error;
-      pass.conflicts += 1;
-      deps.logger.debug(
-        { entries: group.rows.length, type: group.type },
-        'webhook dispatch conflict',
+      if (error instanceof RollBack || isRetryableConflict(error)) {
+        pass.conflicts += 1;
+        deps.logger.debug(
+          { entries: group.rows.length, type: group.type },
+          'webhook dispatch conflict',
+        );
+        continue;
+      }
+      // Anything else is this group's alone: the others are dispatched all the same, and it is
+      // tried again on the next pass.
+      pass.failures += 1;
+      deps.logger.error(
+        { err: error, entries: group.rows.length, type: group.type },
+        'webhook dispatch failed',
       );
     }
   }

@@ -125,7 +125,17 @@ async function checkedUrl(ctx: RequestContext, raw: unknown): Promise<string> {
     { allowedHosts: ctx.config.webhooks.allowedHosts },
     'webhook.url',
   );
-  return checked.url.href;
+  // Normalised (non-ASCII percent-encoded), the URL may grow past what is stored.
+  const { href } = checked.url;
+  if (href.length > URL_MAX_LENGTH) {
+    throw Errors.badParameter(
+      ctx.operation,
+      'webhook.url',
+      raw,
+      `must be at most ${URL_MAX_LENGTH} characters once normalised (it makes ${href.length})`,
+    );
+  }
+  return href;
 }
 
 /**
@@ -278,6 +288,10 @@ export async function redeliverWebhookEvent(
   eventId: string,
 ): Promise<WebhookDeliveryView> {
   const endpoint = await ownEndpoint(ctx, webhookId);
+  // Every event id is a message id (webhook-signing.ts): anything else is malformed, not absent.
+  if (!/^msg_[A-Za-z0-9-]+$/.test(eventId)) {
+    throw Errors.badParameter(ctx.operation, 'eventId', eventId, 'must be a message id: msg_…');
+  }
   const owed = webhookEventOwedTo(endpoint.id, eventId);
   const [event] = await ctx.db.writeRows.rows<Row>(owed.sql, owed.params);
   if (!event) {

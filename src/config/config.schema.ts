@@ -294,6 +294,9 @@ export const ENV_SCHEMA = z
     CREDENTIALS_CACHE_SECONDS: wholeNumber(0, 3600).default(60),
     LIVE_POLL_INTERVAL_MS: wholeNumber(10, 60_000).default(100),
     LIVE_IDLE_TIMEOUT_SECONDS: wholeNumber(1, DAY).default(60),
+    // Live subscriptions an instance holds at once for one user, and for one API key.
+    LIVE_MAX_SUBSCRIPTIONS_PER_USER: wholeNumber(1, 100_000).default(50),
+    LIVE_MAX_SUBSCRIPTIONS_PER_KEY: wholeNumber(1, 1_000_000).default(1_000),
     METRICS_ENABLED: flag.default(true),
     METRICS_TOKEN: bearerToken.optional(),
     LEGACY_OPEN_READS: flag.default(false),

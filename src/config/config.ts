@@ -76,7 +76,13 @@ export interface Config {
    * Live results (contract.md §10): how often watched sessions' change markers are read, and how
    * long a WebSocket connection may stay without a subscription.
    */
-  live: { pollIntervalMs: number; idleTimeoutSeconds: number };
+  live: {
+    pollIntervalMs: number;
+    idleTimeoutSeconds: number;
+    /** Subscriptions one instance holds at once for a user, and for an API key. */
+    maxSubscriptionsPerUser: number;
+    maxSubscriptionsPerKey: number;
+  };
   /**
    * Prometheus `/metrics`: served unless disabled; when a token is configured, only to requests
    * bearing it (its SHA-256 is kept, not the token).
@@ -258,6 +264,8 @@ export function loadConfig(env: RawEnv = process.env, cwd: string = process.cwd(
     live: {
       pollIntervalMs: e.LIVE_POLL_INTERVAL_MS,
       idleTimeoutSeconds: e.LIVE_IDLE_TIMEOUT_SECONDS,
+      maxSubscriptionsPerUser: e.LIVE_MAX_SUBSCRIPTIONS_PER_USER,
+      maxSubscriptionsPerKey: e.LIVE_MAX_SUBSCRIPTIONS_PER_KEY,
     },
     metrics: {
       enabled: e.METRICS_ENABLED,

@@ -142,15 +142,49 @@ async function admitSubscription(
   return { schema, document, operationName, variableValues: variables, contextValue };
 }
 
-/** A subscribe message: the connection's limits, its document, then the gate. */
+/** The subscriptions an instance holds, by the user and the API key of their connections. */
+interface HeldSubscriptions {
+  byUser: number;
+  byKey: number;
+}
+
+/**
+ * Why the instance may not hold one more subscription for this user or key (contract.md §10:
+ * each computation is shared, but each subscriber still costs a stream and its messages).
+ */
+function instanceRefusal(
+  { config }: AppDeps,
+  held: HeldSubscriptions,
+): ServiceApiError | undefined {
+  const { maxSubscriptionsPerUser, maxSubscriptionsPerKey } = config.live;
+  if (held.byUser > maxSubscriptionsPerUser) {
+    return Errors.queryTooComplex(
+      `the user holds ${held.byUser} live subscriptions on this instance, over the limit of ${maxSubscriptionsPerUser}`,
+      maxSubscriptionsPerUser,
+      held.byUser,
+    );
+  }
+  if (held.byKey > maxSubscriptionsPerKey) {
+    return Errors.queryTooComplex(
+      `the API key holds ${held.byKey} live subscriptions on this instance, over the limit of ${maxSubscriptionsPerKey}`,
+      maxSubscriptionsPerKey,
+      held.byKey,
+    );
+  }
+  return undefined;
+}
+
+/** A subscribe message: the connection's and the instance's limits, its document, the gate. */
 async function subscribe(
   setting: SubscriptionSetting,
   auth: Authenticated | undefined,
   subscriptions: number,
   payload: SubscribePayload,
+  held: (auth: Authenticated) => HeldSubscriptions,
 ): Promise<ExecutionArgs | GraphQLError[]> {
   if (!auth) return refusal(Errors.unauthenticated('graphql', 'the connection is not initialised'));
-  const refused = connectionRefusal(auth, subscriptions);
+  const refused =
+    connectionRefusal(auth, subscriptions) ?? instanceRefusal(setting.deps, held(auth));
   if (refused) return refusal(refused);
   const parsed = parseSubscription(setting.schema, setting.rules, DOCUMENT_LIMITS.tokens, payload);
   if (Array.isArray(parsed)) return parsed;
@@ -240,8 +274,23 @@ function serverOptions(
   idle: ReturnType<typeof idleSweep>,
 ): ServerOptions<Record<string, unknown> | undefined, Extra> & { isProd: boolean } {
   const { deps } = setting;
-  // Who each connection authenticated as, from its connection_init.
-  const connections = new WeakMap<object, Authenticated>();
+  // Who each open connection authenticated as, from its connection_init.
+  const connections = new Map<Connection, Authenticated>();
+  /** What the open connections of the same user, and of the same key, hold now. */
+  const held = (auth: Authenticated): HeldSubscriptions => {
+    const count = { byUser: 0, byKey: 0 };
+    const { requester } = auth;
+    for (const [connection, other] of connections) {
+      const n = Object.keys(connection.subscriptions).length;
+      const them = other.requester;
+      if (requester.kind === 'operator' || them.kind === 'operator') continue;
+      if (them.apiKeyId === requester.apiKeyId) count.byKey += n;
+      if (requester.kind === 'user' && them.kind === 'user' && them.userId === requester.userId) {
+        count.byUser += n;
+      }
+    }
+    return count;
+  };
   return {
     schema: setting.schema,
     connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
@@ -256,14 +305,20 @@ function serverOptions(
     },
     onSubscribe: async (connection, _id, payload) => {
       try {
-        const held = Object.keys(connection.subscriptions).length;
-        return await subscribe(setting, connections.get(connection), held, payload);
+        return await subscribe(
+          setting,
+          connections.get(connection),
+          Object.keys(connection.subscriptions).length,
+          payload,
+          held,
+        );
       } catch (error) {
         deps.logger.error({ err: error }, 'GraphQL subscribe failed');
         return refusal(toServiceApiError(error, 'graphql', randomUUID()));
       }
     },
     onClose: (connection) => {
+      connections.delete(connection);
       idle.forget(connection);
     },
     onNext: (_ctx, _id, _payload, _args, result) => wireResult(result),

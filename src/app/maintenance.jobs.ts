@@ -16,12 +16,27 @@ const flushKeyUsage: Job = {
   run: (deps) => deps.keyUsage.flush(deps.db.write),
 };
 
+/** Unspent slices of keys idle here go back to the budget the other instances share. */
+const giveBackIdleSlices: Job = {
+  name: 'give-back-idle-rate-limit-slices',
+  everySeconds: 1,
+  run: (deps) => deps.rateLimits.giveBackIdle(),
+};
+
+/** At shutdown, every unspent slice goes back. */
+const giveBackAllSlices: Job = {
+  name: 'give-back-rate-limit-slices',
+  everySeconds: 1,
+  run: (deps) => deps.rateLimits.giveBackIdle(0),
+};
+
 /** The jobs every instance runs, and the ones run once more at shutdown. */
 export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] } {
   const every = deps.config.purgeIntervalSeconds;
   return {
     periodic: [
       flushKeyUsage,
+      giveBackIdleSlices,
       { name: 'purge-expired-tokens', everySeconds: every, run: (d) => purgeExpiredTokens(d) },
       // Expired sets answer 404 already; this only reclaims their rows, in bounded batches, a
       // minute after expiry: a request that found a set readable just before never reads it
@@ -84,6 +99,6 @@ export function maintenanceJobs(deps: AppDeps): { periodic: Job[]; final: Job[] 
           ).affected ?? 0,
       },
     ],
-    final: [flushKeyUsage],
+    final: [flushKeyUsage, giveBackAllSlices],
   };
 }

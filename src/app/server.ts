@@ -73,6 +73,7 @@ export async function startServer(deps: AppDeps, options: AppOptions = {}): Prom
       clearInterval(reaper);
       await subscriptionsClosed;
       deps.sessionChanges.close();
+      deps.credentialChanges?.close();
       // Sends in flight finish and are recorded; those not started stay due for any instance.
       await webhooks.stop();
       await jobs.stop();

@@ -12,14 +12,18 @@ interface Entry extends CachedCredentials {
 
 /**
  * Credentials this instance has looked up lately, by the hashes of the secrets presented. A hit
- * saves a round trip, but never decides alone: the request's rate-limit charge, which every
- * request pays in one exchange, also reads whether the key is still in force and the token still
- * there and unexpired, and refuses the request when not (rate-limit.service), before anything it
- * did is committed or answered. So a revocation takes effect on the next request of every
- * instance.
+ * saves a round trip and is trusted only while the watch of credential changes
+ * (credential-changes.watch.ts) has read, less than `trustMs` ago, that nothing changed: a key
+ * revoked or a person erased anywhere is refused by every instance within a second (contract.md
+ * §3), and a watch that cannot read leaves every lookup to the database. A token's expiry is
+ * checked at each use from what was read.
  */
 export class CredentialsCache {
   private readonly entries = new Map<string, Entry>();
+  /** Hits are served until then: the start of the last read that found no change, plus trustMs. */
+  private trustedUntil = 0;
+  /** Counts the clears: a lookup that began before one is not kept (it may predate the change). */
+  private clears = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -31,17 +35,31 @@ export class CredentialsCache {
   }
 
   get(keyHash: string, tokenHash: string | null): CachedCredentials | undefined {
+    const now = Date.now();
+    if (now >= this.trustedUntil) return undefined;
     const name = CredentialsCache.keyOf(keyHash, tokenHash);
     const entry = this.entries.get(name);
     if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
+    if (entry.expiresAt <= now) {
       this.entries.delete(name);
       return undefined;
     }
     return entry;
   }
 
-  set(keyHash: string, tokenHash: string | null, credentials: CachedCredentials): void {
+  /** To hand back to `set`: the state of the cache when a lookup began. */
+  get generation(): number {
+    return this.clears;
+  }
+
+  set(
+    keyHash: string,
+    tokenHash: string | null,
+    credentials: CachedCredentials,
+    generation: number,
+  ): void {
+    // Before the first read of changes (generation 0) nothing is kept: that read empties the cache.
+    if (generation === 0 || generation !== this.clears) return;
     // Oldest first out (a Map keeps insertion order): many distinct tokens cannot grow it.
     if (this.entries.size >= this.maxEntries) {
       this.entries.delete(this.entries.keys().next().value as string);
@@ -52,7 +70,18 @@ export class CredentialsCache {
     });
   }
 
-  /** Drops every entry of a key (found revoked, or revoked by this instance). */
+  /** A read that started at `readAt` found no change since the last: hits are good until then + trustMs. */
+  confirmed(readAt: number, trustMs: number): void {
+    this.trustedUntil = Math.max(this.trustedUntil, readAt + trustMs);
+  }
+
+  /** Credentials changed somewhere: nothing read before is served again. */
+  clear(): void {
+    this.clears += 1;
+    this.entries.clear();
+  }
+
+  /** Drops every entry of a key (revoked by this instance). */
   forgetKey(apiKeyId: number): void {
     for (const [name, entry] of this.entries) {
       if (entry.key.id === apiKeyId) this.entries.delete(name);

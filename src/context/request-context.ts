@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { databaseOf, type Database } from '../db/database';
 import type { Config } from '../config/config';
-import type { CredentialsToConfirm } from '../db/sql/credentials.sql';
 import type { PolicyRequester } from '../domain/policy/access.policy';
-import { createRateLimitStore } from '../db/rate-limit.store';
+import { giveBackSlice, takeSlice } from '../db/rate-limit-lease.store';
 import type { Logger } from '../observability/logger';
 import { ServiceMetrics } from '../observability/metrics.registry';
 import { poolUsageOf } from '../db/pool-usage';
@@ -13,6 +12,7 @@ import { KeyUsageRecorder } from './key-usage.recorder';
 import { ApiKeyRateLimits } from './api-key-rate-limits';
 import { createLoaders, type Loaders } from './loaders';
 import { CredentialsCache } from './credentials.cache';
+import { CredentialChangesWatch } from './credential-changes.watch';
 import { ADMITTED, type Admission } from './admission';
 import { holdsSecret } from '../observability/secret-shapes';
 
@@ -27,7 +27,7 @@ export interface AppDeps {
   logger: Logger;
   /** Last use of API keys, written in batches by the jobs. */
   keyUsage: KeyUsageRecorder;
-  /** The rate-limit budgets of the API keys, kept in the database. */
+  /** The rate-limit budgets of the API keys: slices leased from the database, spent in memory. */
   rateLimits: ApiKeyRateLimits;
   /**
    * Changes of sessions' answers, for live results: a writer calls `changed(sessionId)` after
@@ -39,6 +39,8 @@ export interface AppDeps {
    * them in process); undefined when disabled.
    */
   credentialsCache?: CredentialsCache;
+  /** Empties the credentials cache when credentials change anywhere; with the cache only. */
+  credentialChanges?: CredentialChangesWatch;
   /** This instance's Prometheus metrics (a registry of its own), served at /metrics. */
   metrics: ServiceMetrics;
 }
@@ -46,10 +48,20 @@ export interface AppDeps {
 export function createAppDeps(config: Config, dataSource: DataSource, logger: Logger): AppDeps {
   const db = databaseOf(dataSource);
   const { points, windowSeconds } = config.rateLimit;
+  // Pool gauges read mysql2's pools in memory at each scrape; SQLite has no pool to tell of.
+  const metrics = new ServiceMetrics(
+    db.dialect.name === 'mysql'
+      ? () => poolUsageOf(dataSource, config.database.poolSize)
+      : undefined,
+  );
   const rateLimits = new ApiKeyRateLimits(
-    () => createRateLimitStore(db, { points, durationSeconds: windowSeconds }),
+    {
+      take: (request) => takeSlice(db, request),
+      giveBack: (key, given, expire) => giveBackSlice(db, key, given, expire),
+    },
     points,
     windowSeconds,
+    () => metrics.countRateLimitLease(),
   );
   const sessionChanges = createDatabaseSessionChangeFeed(db, logger, {
     intervalMs: config.live.pollIntervalMs,
@@ -58,12 +70,6 @@ export function createAppDeps(config: Config, dataSource: DataSource, logger: Lo
     db.dialect.name === 'mysql' && config.credentialsCacheSeconds > 0
       ? new CredentialsCache(config.credentialsCacheSeconds * 1000)
       : undefined;
-  // Pool gauges read mysql2's pools in memory at each scrape; SQLite has no pool to tell of.
-  const metrics = new ServiceMetrics(
-    db.dialect.name === 'mysql'
-      ? () => poolUsageOf(dataSource, config.database.poolSize)
-      : undefined,
-  );
   return {
     config,
     db,
@@ -72,6 +78,9 @@ export function createAppDeps(config: Config, dataSource: DataSource, logger: Lo
     rateLimits,
     sessionChanges,
     credentialsCache,
+    credentialChanges: credentialsCache
+      ? new CredentialChangesWatch(db, credentialsCache, logger)
+      : undefined,
     metrics,
   };
 }
@@ -83,11 +92,6 @@ export interface RequestContext extends AppDeps {
   requester: Requester;
   /** Batch loaders of this request, shared by both transports. */
   loaders: Loaders;
-  /**
-   * Set when the API key and token were read from this instance's credentials cache: the
-   * request's rate-limit charge confirms they still hold (rate-limit.service).
-   */
-  cachedCredentials?: CredentialsToConfirm;
   /**
    * The request's rate-limit charge, when its operation runs beside it (admission.ts); writers
    * wait for it before they commit. Already admitted otherwise.
@@ -111,7 +115,6 @@ export function createRequestContext(
     requestId?: string;
     operation: string;
     requester: Requester;
-    cachedCredentials?: CredentialsToConfirm;
   },
 ): RequestContext {
   return {
@@ -119,7 +122,6 @@ export function createRequestContext(
     requestId: fields.requestId ?? randomUUID(),
     operation: fields.operation,
     requester: fields.requester,
-    cachedCredentials: fields.cachedCredentials,
     admission: ADMITTED,
     loaders: createLoaders(deps.db, fields.requester),
     logger: deps.logger.child({ requestId: fields.requestId, operation: fields.operation }),

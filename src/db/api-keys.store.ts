@@ -1,5 +1,6 @@
 import type { Database } from './database';
 import { ApiKey } from './entities';
+import { credentialChangeStatement } from './rate-limit-lease.store';
 
 /** The columns a new key is written with; the others take their defaults. */
 export type NewApiKey = Pick<
@@ -31,7 +32,17 @@ export function apiKeyByHash(db: Database, keyHash: string): Promise<ApiKey | nu
   return db.write.getRepository(ApiKey).findOneBy({ keyHash });
 }
 
-/** Writes back a key read with the functions above (its revocation). */
-export async function saveApiKey(db: Database, apiKey: ApiKey): Promise<void> {
-  await db.write.getRepository(ApiKey).save(apiKey);
+/**
+ * Writes back the revocation of a key read with the functions above, and counts a change of
+ * credentials in the same transaction: every instance drops what it keeps in memory within a
+ * second (credential-changes.watch.ts).
+ */
+export async function saveRevokedApiKey(db: Database, apiKey: ApiKey): Promise<void> {
+  const change = credentialChangeStatement(db.dialect);
+  await db.exclusive(() =>
+    db.write.transaction(async (manager) => {
+      await manager.getRepository(ApiKey).save(apiKey);
+      await manager.query(change.sql, change.params);
+    }),
+  );
 }

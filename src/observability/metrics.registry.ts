@@ -38,6 +38,7 @@ export class ServiceMetrics {
   private readonly requests: Histogram<'transport' | 'operation' | 'status'>;
   private readonly statements: Histogram<'kind'>;
   private readonly refusals: Counter<'limit'>;
+  private readonly rateLimitLeases: Counter;
   private readonly retentionPurged: Counter<'what'>;
   private readonly requestObservers = new Map<string, Map<string, Map<number, Observer>>>();
   private readonly statementObservers = new Map<string, Observer>();
@@ -65,6 +66,11 @@ export class ServiceMetrics {
       name: 'quiz_rate_limit_refusals_total',
       help: 'Requests refused with 429 TooManyRequestsException, by limit (api_key, login, session_join)',
       labelNames: ['limit'],
+      registers,
+    });
+    this.rateLimitLeases = new Counter({
+      name: 'quiz_rate_limit_leases_total',
+      help: "Slices of API keys' budgets asked of the database (one statement each); requests spend them in memory",
       registers,
     });
     this.retentionPurged = new Counter({
@@ -112,6 +118,10 @@ export class ServiceMetrics {
 
   countRateLimitRefusal(limit: RateLimitName): void {
     this.refusals.inc({ limit });
+  }
+
+  countRateLimitLease(): void {
+    this.rateLimitLeases.inc();
   }
 
   countRetentionPurge(what: RetentionPurged, rows: number): void {

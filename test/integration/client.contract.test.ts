@@ -28,7 +28,6 @@ import {
 } from '@quiz-results/client';
 import { loadData } from '../../src/data/import/bulk-loader';
 import type { IdMap, ImportDocument } from '../../src/data/import/import-document';
-import { hashSecret } from '../../src/security/secrets';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
 import { openTestDatabase } from '../helpers/database';
@@ -778,14 +777,13 @@ describe('the JavaScript client in Node against the running app', () => {
 
   describe('access tokens', () => {
     it('an expired token: UnauthorizedOperationException 401, after working while valid', async () => {
-      const token = await createTestToken(dataSource, Number(user('E')), apiKeyId);
+      // A token for 2 seconds: its expiry is checked at each request, cached or not.
+      const token = await createTestToken(dataSource, Number(user('E')), apiKeyId, {
+        TOKEN_TTL_SECONDS: '2',
+      });
       const eve = client(token);
       expect((await eve.getQuiz({ quizId: quiz('q1') })).favorite).toBe(false);
-
-      await dataSource.query('UPDATE access_tokens SET expires_at = ? WHERE token_hash = ?', [
-        new Date(Date.now() - 60_000),
-        hashSecret(token),
-      ]);
+      await new Promise((resolve) => setTimeout(resolve, 2100));
       const error = await failure(eve.getQuiz({ quizId: quiz('q1') }));
       expect(error).toBeInstanceOf(UnauthorizedOperationException);
       expect(error).toMatchObject({

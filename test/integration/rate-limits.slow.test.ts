@@ -6,9 +6,10 @@ import { graphql } from '../helpers/graphql';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process';
 
 /**
- * The per-key budget of contract.md §11, counted in the database: two service processes on one
- * database share it, both transports refuse past it with 429 and Retry-After, and the client is
- * told its budget in the RateLimit headers.
+ * The per-key budget of contract.md §11, leased from the database in slices: two service
+ * processes on one database share it, both transports refuse past it with 429 and Retry-After,
+ * and the client is told its budget in the RateLimit headers (exact with one instance; with two,
+ * what the other holds unspent counts as spent).
  */
 
 const POINTS = 30;
@@ -26,13 +27,22 @@ describe('rate limits per API key', () => {
   let second: ServiceProcess;
   let quizId: string;
   let userId: string;
-  const keys: Record<'shared' | 'costs' | 'other', string> = { shared: '', costs: '', other: '' };
+  let leased: (key: string) => Promise<number>;
+  const keys = { shared: '', sharedId: 0, costs: '', other: '', burst: '', burstId: 0 };
   let token: string;
 
   beforeAll(async () => {
     const opened = await openTestDatabase('rate_limits');
     const { db, dataSource } = opened;
     close = opened.close;
+    leased = async (key) =>
+      Number(
+        (
+          (await dataSource.query('SELECT points FROM rate_limits WHERE `key` = ?', [key])) as {
+            points: unknown;
+          }[]
+        )[0]?.points ?? 0,
+      );
     count = async (table) =>
       Number(
         ((await dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`)) as { n: unknown }[])[0].n,
@@ -42,8 +52,12 @@ describe('rate limits per API key', () => {
     userId = String(ids.users.t);
     const shared = await createTestApiKey(dataSource, 'localhost');
     keys.shared = shared.secret;
+    keys.sharedId = shared.id;
     keys.costs = (await createTestApiKey(dataSource, 'localhost')).secret;
     keys.other = (await createTestApiKey(dataSource, 'localhost')).secret;
+    const burst = await createTestApiKey(dataSource, 'localhost');
+    keys.burst = burst.secret;
+    keys.burstId = burst.id;
     token = await createTestToken(dataSource, Number(userId), shared.id);
     const env = {
       DATABASE_URL: db.url,
@@ -61,13 +75,20 @@ describe('rate limits per API key', () => {
   });
 
   it('shares a key’s budget between two instances, refuses past it on both transports, and serves again after Retry-After', async () => {
+    const spentOn = new Map<ServiceProcess, number>();
     for (let spent = 1; spent <= POINTS; spent += 1) {
       const instance = spent % 2 === 0 ? first : second;
+      spentOn.set(instance, (spentOn.get(instance) ?? 0) + 1);
       const res = await fetch(`${instance.url}/getQuiz?quizId=${quizId}&apiKey=${keys.shared}`);
       expect([spent, res.status]).toEqual([spent, 200]);
-      // Each instance sees what the other spent.
-      expect(budget(res)).toEqual({ limit: String(POINTS), remaining: String(POINTS - spent) });
+      // Each instance counts what it spent, and what the others had leased at its last slice.
+      const { limit, remaining } = budget(res);
+      expect(limit).toBe(String(POINTS));
+      expect(Number(remaining)).toBeLessThanOrEqual(POINTS - (spentOn.get(instance) ?? 0));
+      expect(Number(remaining)).toBeGreaterThanOrEqual(0);
     }
+    // Every point of the window was leased, none twice.
+    expect(await leased(`key:${keys.sharedId}`)).toBe(POINTS);
 
     const rest = await fetch(`${first.url}/getQuiz?quizId=${quizId}&apiKey=${keys.shared}`);
     expect(rest.status).toBe(429);
@@ -117,7 +138,7 @@ describe('rate limits per API key', () => {
     expect(budget(again)).toEqual({ limit: String(POINTS), remaining: String(POINTS - 1) });
   });
 
-  it('charges 5 points for a set, and a GraphQL request the sum of its root fields', async () => {
+  it('charges 5 points for a set, and a GraphQL request the sum of its root fields (exact on one instance)', async () => {
     const remaining = async (res: Response | Promise<Response>) => budget(await res).remaining;
     const post = (query: string) =>
       fetch(`${first.url}/graphql?apiKey=${keys.costs}`, {
@@ -126,7 +147,7 @@ describe('rate limits per API key', () => {
         body: JSON.stringify({ query }),
       });
     expect(
-      await remaining(fetch(`${second.url}/getUserSet?userId=${userId}&apiKey=${keys.costs}`)),
+      await remaining(fetch(`${first.url}/getUserSet?userId=${userId}&apiKey=${keys.costs}`)),
     ).toBe('25');
     // getQuiz 1 + getUserSet 5; __typename is free.
     expect(
@@ -151,5 +172,29 @@ describe('rate limits per API key', () => {
       search: `?apiKey=${keys.costs}`,
     });
     expect(answer.body.data).toEqual({ getQuiz: { title: 'Fractions' } });
+  });
+
+  it('serves exactly the budget through two instances hit at once: what one holds goes back once it idles', async () => {
+    const hit = (instance: ServiceProcess) =>
+      fetch(`${instance.url}/getQuiz?quizId=${quizId}&apiKey=${keys.burst}`).then(
+        (res) => res.status,
+      );
+    // 2 × 40 concurrent requests for a budget of 30.
+    const statuses = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => hit(i % 2 === 0 ? first : second)),
+    );
+    const served = statuses.filter((status) => status === 200).length;
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(served).toBeLessThanOrEqual(POINTS);
+    expect(await leased(`key:${keys.burstId}`)).toBeLessThanOrEqual(POINTS);
+    // Idle for over a second, each instance gives back what it did not spend; asking both again
+    // spends the rest, and not a point more.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    let more = 0;
+    for (let i = 0; i < 2 * POINTS; i += 1) {
+      if ((await hit(i % 2 === 0 ? first : second)) === 200) more += 1;
+    }
+    expect(served + more).toBe(POINTS);
+    expect(await leased(`key:${keys.burstId}`)).toBe(POINTS);
   });
 });

@@ -69,9 +69,9 @@ export function upgradeOriginOf(app: Express, request: IncomingMessage): Request
 }
 
 /**
- * Who is asking. `cached`: the key and token may come from the credentials cache, only for a
- * request charged before it answers (the charge confirms them); a connection that outlives its
- * requests reads them from the database.
+ * Who is asking. `cached`: the key and token may come from the credentials cache, kept true to
+ * the database within a second (credentials.cache.ts); a connection that outlives its requests
+ * reads them from the database.
  */
 export function authenticateRequest(
   deps: AppDeps,
@@ -88,21 +88,17 @@ export function authenticateRequest(
 /** The context of one request of someone authenticated (on a connection: each subscribe). */
 export function contextOf(
   deps: AppDeps,
-  authenticated: Pick<Authenticated, 'requester' | 'cachedCredentials'>,
+  authenticated: Pick<Authenticated, 'requester'>,
   fields: { operation: string; requestId?: string },
 ): RequestContext {
   return createRequestContext(deps, {
     requestId: fields.requestId,
     operation: fields.operation,
     requester: authenticated.requester,
-    cachedCredentials: authenticated.cachedCredentials,
   });
 }
 
-/**
- * Authenticates a request and builds its context. Credentials may come from the cache: no
- * operation answers before its charge (admit), which confirms them.
- */
+/** Authenticates a request and builds its context; credentials may come from the cache. */
 export async function openRequest(
   deps: AppDeps,
   request: GateRequest,

@@ -1,20 +1,20 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * The points an API key has used in the current rate-limit window (contract.md §11), shared by
- * every instance. The table's shape is the one rate-limiter-flexible's SQL stores read and write
- * (columns in this order); the service never reads it otherwise.
+ * The points of an API key's rate-limit window that instances have leased (contract.md §11),
+ * shared by every instance (rate-limit-lease.store.ts); and one row without a window, the count
+ * of credential changes the instances watch.
  */
 @Entity('rate_limits')
 export class RateLimitCounter {
-  /** `<prefix>:<API key id>`. */
+  /** `key:<API key id>`, or `credentials:changes`. */
   @PrimaryColumn({ type: 'varchar', length: 255 })
   key!: string;
 
   @Column({ type: 'int', default: 0 })
   points!: number;
 
-  /** End of the window, in milliseconds since the epoch. */
+  /** End of the window, in milliseconds since the epoch; NULL for the count of changes. */
   @Column({ type: 'bigint', nullable: true })
   expire!: string | null;
 }

@@ -379,7 +379,7 @@ export const PERSONAL_DATA_REGISTRY: readonly TableEntry[] = [
   },
   {
     table: 'rate_limits',
-    holds: 'request counts per API key and per window',
+    holds: 'points leased per API key and per window; the count of credential changes',
     subject: null,
     columns: {
       key: plain("an API key's id, prefixed; no user id, no IP address"),

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
-import { apiKeyById, apiKeysOf, insertApiKey, saveApiKey } from '../../db/api-keys.store';
+import { apiKeyById, apiKeysOf, insertApiKey, saveRevokedApiKey } from '../../db/api-keys.store';
 import type { ApiKey } from '../../db/entities';
 import { userExists } from '../../db/users.store';
 import { apiKeyManageDecision } from '../../domain/policy/access.policy';
@@ -83,9 +83,9 @@ export async function revokeApiKey(ctx: RequestContext, id: number): Promise<Api
   }
   if (!apiKey.revokedAt) {
     apiKey.revokedAt = new Date();
-    await saveApiKey(ctx.db, apiKey);
+    await saveRevokedApiKey(ctx.db, apiKey);
   }
-  // Other instances learn it from their next charge of the key (credentials.cache.ts).
+  // Other instances drop it from their caches within a second (credential-changes.watch.ts).
   ctx.credentialsCache?.forgetKey(apiKey.id);
   return apiKey;
 }

@@ -1,10 +1,5 @@
 import type { AppDeps, Requester } from '../../context/request-context';
-import {
-  findCredentials,
-  isRequesterInForce,
-  type CredentialsToConfirm,
-  type StoredKey,
-} from '../../db/sql/credentials.sql';
+import { findCredentials, isRequesterInForce, type StoredKey } from '../../db/sql/credentials.sql';
 import { Errors } from '../../errors';
 import { hashSecret } from '../../security/secrets';
 import { tokenFromParameter } from './access-token.service';
@@ -39,17 +34,12 @@ export interface Authenticated {
   requester: Requester;
   /** When the access token expires (milliseconds since the epoch); null without a token. */
   tokenExpiresAt: number | null;
-  /**
-   * Set when the key and token came from the instance's credentials cache: whoever serves the
-   * request has its rate-limit charge confirm they still hold (rate-limit.service).
-   */
-  cachedCredentials?: CredentialsToConfirm;
 }
 
 /**
- * Who is asking. `cached`: the key and token may come from the credentials cache, for requests
- * that are charged before any work (REST and GraphQL requests); a connection that outlives its
- * requests reads them from the database.
+ * Who is asking. `cached`: the key and token may come from the credentials cache (no older than
+ * the last read of credential changes allows: credentials.cache.ts), for REST and GraphQL
+ * requests; a connection that outlives its requests reads them from the database.
  */
 export async function authenticateCredentials(
   deps: AppDeps,
@@ -65,22 +55,19 @@ export async function authenticateCredentials(
   const keyHash = hashSecret(credentials.apiKey);
   const tokenHash = presentedToken === undefined ? null : hashSecret(presentedToken);
   const cache = options.cached ? deps.credentialsCache : undefined;
+  if (cache) deps.credentialChanges?.ensureStarted();
   const cached = cache?.get(keyHash, tokenHash);
+  const generation = cache?.generation ?? 0;
   const { key: storedKey, token } =
     cached ?? (await findCredentials(deps.db.writeRows, keyHash, tokenHash));
   const apiKey = acceptApiKey(storedKey, credentials);
   // Only a key in force is kept, with the token found beside it (or none presented).
   if (cache && !cached && (presentedToken === undefined || token)) {
-    cache.set(keyHash, tokenHash, { key: apiKey, token });
+    cache.set(keyHash, tokenHash, { key: apiKey, token }, generation);
   }
-  const cachedCredentials = cached ? { apiKeyId: apiKey.id, tokenHash } : undefined;
   deps.keyUsage.touch(apiKey.id);
   if (presentedToken === undefined) {
-    return {
-      requester: { kind: 'anonymous', apiKeyId: apiKey.id },
-      tokenExpiresAt: null,
-      cachedCredentials,
-    };
+    return { requester: { kind: 'anonymous', apiKeyId: apiKey.id }, tokenExpiresAt: null };
   }
   if (!token) throw Errors.unauthenticated(operation, 'the access token is invalid');
   // Written so that an unreadable expiry (NaN) counts as expired.
@@ -92,7 +79,6 @@ export async function authenticateCredentials(
   return {
     requester: { kind: 'user', apiKeyId: apiKey.id, userId: token.userId },
     tokenExpiresAt: token.expiresAt,
-    cachedCredentials,
   };
 }
 

@@ -1,3 +1,4 @@
+import { credentialChangeStatement } from '../../db/rate-limit-lease.store';
 import type { QueryRunner } from 'typeorm';
 import type { AppDeps } from '../../context/request-context';
 import { wholeSeconds } from '../../db/entities/column-types';
@@ -199,6 +200,8 @@ async function eraseIn(
   await run(joinCodesOfOwnerCleared(userId));
   await run(tombstoneUpdate(userId, now));
   await run(erasureRecordInsert(erasureSubjectHash(userId), now, options.erasedBy));
+  // Their tokens and keys are gone: every instance drops what it keeps of them (§14.4).
+  await run(credentialChangeStatement(dialect));
   return { report, sessions, sets: setIds, email };
 }
 
@@ -237,7 +240,7 @@ async function inTransaction<T>(
  * on every instance, and this instance forgets the sets it remembered.
  */
 export async function eraseUser(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<AppDeps, 'db'> & Partial<Pick<AppDeps, 'credentialsCache'>>,
   userId: number,
   options: ErasureOptions,
 ): Promise<ErasureReport> {
@@ -257,6 +260,8 @@ export async function eraseUser(
       ),
     );
     forgetDataSets(db.write, [...outcome.sets, ...remnants.map((set) => set.id)]);
+    // At once here; the other instances within a second (credential-changes.watch.ts).
+    deps.credentialsCache?.clear();
     const now = new Date();
     for (const sessionId of outcome.sessions) {
       const bump = bumpSessionVersion(db.dialect, sessionId, now);

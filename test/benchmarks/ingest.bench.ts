@@ -36,21 +36,32 @@
  *   BENCH_FLOORS=0 a round is the two builds alone, one right after the other: short phases and
  *   many rounds then pair them closely in time, which a shared machine's drifting load needs.
  * - The live phase (BENCH_LIVE: 1 after the rounds, the default; only; 0 none), the live target
- *   BENCH_LIVE_SESSIONS (100) fresh sessions of the teacher, BENCH_LIVE_PUPILS (30)
- *   attending each, each session subscribed once (sessionResults, nbAnswers and nbGoodAnswers)
- *   over graphql-ws from this process, 5 subscriptions to a connection. A class plays in every
- *   session: pupils answer its questions one after the other, 2 to 8 s of thought before each;
- *   its classroom app sends about once a second (±150 ms, sessions de-phased) one addAnswers
- *   batch with the answers given since the last (one batch at a time). BENCH_LIVE_WARM_UP (5) s
- *   of play, then BENCH_LIVE_SECONDS (30) measured. For each batch acknowledged in that window:
- *   the time from its acknowledgement to the first message of its session whose items' nbAnswers
- *   add up to the session's count after it (the sum of the acknowledgements' `inserted`), 0 when
- *   a message came first; p50 / p95 / p99 / max, messages per subscription per second,
+ *   of the issue: BENCH_LIVE_SESSIONS (100) fresh sessions of the teacher, BENCH_LIVE_PUPILS (30)
+ *   attending each, each session followed by BENCH_LIVE_SUBSCRIBERS (10) sessionResults
+ *   subscriptions (nbAnswers and nbGoodAnswers; the same query, variables and teacher's token, as
+ *   one teacher's screens, so that an instance shares one computation among them) over graphql-ws
+ *   from this process, 5 subscriptions to a connection, a session's on different connections.
+ *   The instances' LIVE_MAX_SUBSCRIPTIONS_PER_USER and _PER_KEY are raised to hold them all
+ *   (unless set). A class plays in every session: pupils answer its questions one after the
+ *   other, 2 to 8 s of thought before each; its classroom app sends about once a second (±150 ms,
+ *   sessions de-phased) one addAnswers batch with the answers given since the last (one batch at
+ *   a time). BENCH_LIVE_WARM_UP (5) s of play, then BENCH_LIVE_SECONDS (30) measured. For each
+ *   batch acknowledged in that window and each subscription to its session: the time from its
+ *   acknowledgement to the first message on that subscription whose items' nbAnswers add up to
+ *   the session's count after it (the sum of the acknowledgements' `inserted`), 0 when a message
+ *   came first; p50 / p95 / p99 / max over all of them, messages per subscription per second,
  *   batches/s, answers/s, errors (a refused batch, a subscription error, a batch not reflected
- *   within 10 s). Targets: p95 ≤ 400 ms; the service's VmRSS (sampled every 250 ms) below 300 MB,
- *   peak and at the end. Run once with the subscriptions on the instance that takes the writes,
- *   then (BENCH_LIVE_CROSS=0: not) on a second instance started on the same database, which
- *   hears of the writes through its change feed's poll (LIVE_POLL_INTERVAL_MS, as set).
+ *   within 10 s). CPU: the utime + stime (/proc/<pid>/stat) of the instance holding the
+ *   subscriptions over the window, per batch and per message delivered; each path runs
+ *   BENCH_LIVE_ROUNDS (2) rounds of a run with 1 subscriber per session and one with
+ *   BENCH_LIVE_SUBSCRIBERS, their order swapped from round to round: latencies pooled, CPU the
+ *   median of the rounds, and the median of the rounds' ratios (many over 1). Targets: p95 ≤
+ *   150 ms on the writing instance, ≤ 400 ms across instances (with BENCH_LIVE_SUBSCRIBERS); CPU
+ *   per message not growing with the subscribers (ratio ≤ 1); the service's VmRSS (sampled every
+ *   250 ms) below 300 MB, peak and at the end; no error. Run with the subscriptions on the
+ *   instance that takes the writes, then (BENCH_LIVE_CROSS=0: not) on a second instance started
+ *   on the same database, which hears of the writes through its change feed's poll
+ *   (LIVE_POLL_INTERVAL_MS, as set).
  * - BENCH_WEBHOOKS=1 (default 0: the run as without webhooks) adds the target "service, webhooks
  *   on" beside "service" (then: off) in both series, interleaved in the same rounds, on the same
  *   service process, started with WEBHOOK_ALLOWED_HOSTS=127.0.0.1 and a fixed WEBHOOK_SECRET_KEY.
@@ -75,8 +86,18 @@ import { buildService, startService, type Service } from './results-bench.proces
 import { prepareFixture } from './ingest/ingest-fixture';
 import { runPhase, type PhaseContext, type PhaseResult } from './ingest/ingest-phase';
 import { report } from './ingest/ingest-report';
-import { runLivePhase, type LiveContext, type LivePhaseResult } from './ingest/live-phase';
+import {
+  runLivePhase,
+  type LiveContext,
+  type LivePath,
+  type LivePhaseResult,
+} from './ingest/live-phase';
 import { reportLive } from './ingest/live-report';
+import {
+  LIVE_ROUNDS,
+  LIVE_SUBSCRIBER_COUNTS,
+  raiseSubscriptionLimits,
+} from './ingest/live-settings';
 import {
   BUILD_DIR,
   COMPARE_JS,
@@ -126,6 +147,8 @@ async function main(): Promise<void> {
     process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';
     process.env.WEBHOOK_SECRET_KEY = WEBHOOK_SECRET_KEY;
   }
+  // Read by the service instances too: the teacher holds every live subscription.
+  if (LIVE !== '0') raiseSubscriptionLimits(process.env);
   const webhooks = WEBHOOKS ? await WebhookReceiver.start(f.teacherId) : undefined;
   const service: Service = await startService(mainJs, DB, nodeArgs);
   const compare = COMPARE_JS ? await startService(COMPARE_JS, DB) : undefined;
@@ -165,14 +188,28 @@ async function livePhase(
   live: LivePhaseResult[],
 ): Promise<void> {
   const local: LiveContext = { f: ctx.f, writer: ctx.service, watcher: ctx.service };
-  live.push(await runLivePhase('local', local));
+  await liveRounds('local', local, live);
   if (!LIVE_CROSS) return;
   const second = await startService(mainJs, DB, nodeArgs);
   try {
     const watcher = { url: second.url, pid: second.child.pid as number };
-    live.push(await runLivePhase('cross', { ...local, watcher }));
+    await liveRounds('cross', { ...local, watcher }, live);
   } finally {
     await second.stop();
+  }
+}
+
+/** A path's rounds: 1 subscriber per session and BENCH_LIVE_SUBSCRIBERS, the order swapped. */
+async function liveRounds(
+  path: LivePath,
+  ctx: LiveContext,
+  live: LivePhaseResult[],
+): Promise<void> {
+  for (let round = 1; round <= LIVE_ROUNDS; round += 1) {
+    const counts = round % 2 ? LIVE_SUBSCRIBER_COUNTS : [...LIVE_SUBSCRIBER_COUNTS].reverse();
+    for (const subscribers of counts) {
+      live.push(await runLivePhase(path, ctx, subscribers, round));
+    }
   }
 }
 
@@ -226,8 +263,14 @@ const HELP = `npm run bench:ingest  (options are environment variables)
   BENCH_LIVE_WARM_UP       seconds of play before them, not counted (default 5)
   BENCH_LIVE_SESSIONS      sessions played and subscribed to (default 100)
   BENCH_LIVE_PUPILS        pupils per session (default 30)
+  BENCH_LIVE_SUBSCRIBERS   subscriptions per session, the teacher's, alike (default 10); each path
+                           also runs with 1, to compare the CPU per batch and per message
+  BENCH_LIVE_ROUNDS        rounds of those two runs per path, their order swapped (default 2)
   BENCH_LIVE_CROSS=0       no second run with the subscriptions on a second instance
-  LIVE_POLL_INTERVAL_MS    passed to the service instances (default 100)`;
+  LIVE_POLL_INTERVAL_MS    passed to the service instances (default 100)
+  LIVE_MAX_SUBSCRIPTIONS_PER_USER, LIVE_MAX_SUBSCRIPTIONS_PER_KEY
+                           passed on; unless set, raised to hold sessions × subscribers (the
+                           teacher holds every subscription, so that they share computations)`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   out(HELP);

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mysql from 'mysql2/promise';
 import { procStatusKb } from '../results-bench.process';
@@ -17,14 +17,16 @@ import {
 } from './ingest-settings';
 import { RefusedBatch, serviceSink } from './ingest-sinks';
 import { makeLiveSession, playClass, quizzesPerSession, type LiveSession } from './live-class';
+import { cpuMeter } from './live-cpu';
 import { LiveWatch } from './live-watch';
 
 /**
- * One run of the live phase: LIVE_SESSIONS fresh sessions of the teacher, each followed by one
- * sessionResults subscription and played by a class whose classroom app writes through
- * `writer`; the subscriptions are held by `watcher` (the same instance, or a second one on the
- * same database, so that the change reaches it through its feed's poll). LIVE_WARM_UP seconds
- * of play, then LIVE_SECONDS measured: what is acknowledged in that window is counted.
+ * One run of the live phase: LIVE_SESSIONS fresh sessions of the teacher, each followed by
+ * `subscribers` sessionResults subscriptions (the teacher's, alike) and played by a class whose
+ * classroom app writes through `writer`; the subscriptions are held by `watcher` (the same
+ * instance, or a second one on the same database, so that the change reaches it through its
+ * feed's poll). LIVE_WARM_UP seconds of play, then LIVE_SECONDS measured: what is acknowledged
+ * in that window is counted, and the instances' CPU time over it.
  */
 
 export type LivePath = 'local' | 'cross';
@@ -36,58 +38,43 @@ export const LIVE_PATH_LABEL: Record<LivePath, string> = {
 
 export interface LivePhaseResult {
   path: LivePath;
+  /** Subscriptions per session. */
+  subscribers: number;
+  round: number;
   sessions: number;
   connections: number;
   quizzes: number;
   /** The measured window, s. */
   seconds: number;
-  /** From each counted batch's acknowledgement to the first message reflecting it. */
+  /**
+   * From each counted batch's acknowledgement to the first message reflecting it, on every
+   * subscription to its session (subscribers × batches values).
+   */
   latenciesMs: number[];
-  /** Counted batches already reflected by a message when acknowledged (latency 0). */
+  /** Counted (subscription, batch) pairs already reflected when acknowledged (latency 0). */
   beforeAck: number;
   batches: number;
   answers: number;
   inserted: number;
+  /** Messages received in the window, over all subscriptions. */
   messages: number;
   errors: Map<string, number>;
   /**
    * Each instance's VmRSS over the run (peak, and at the end of the window, MB) and its CPU time
-   * in the window, in cores.
+   * in the window (ms, and in cores); `subscriptions` marks the one holding the subscriptions.
    */
-  rss: { name: string; peakMb: number; endMb: number; cores: number }[];
+  rss: {
+    name: string;
+    subscriptions: boolean;
+    peakMb: number;
+    endMb: number;
+    cpuMs: number;
+    cores: number;
+  }[];
   /** This process's CPU time in the window, in cores. */
   benchCores: number;
-}
-
-/** CPU seconds a process has used (utime + stime of /proc/<pid>/stat, at 100 ticks a second). */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** CPU time used by the instances and by this process between start() and stop(), in cores. */
-function cpuMeter(pids: readonly number[]) {
-  let from = { at: 0, pids: [] as number[], own: 0 };
-  const read = () => {
-    const own = process.cpuUsage();
-    return {
-      at: performance.now(),
-      pids: pids.map(cpuSeconds),
-      own: (own.user + own.system) / 1e6,
-    };
-  };
-  return {
-    start: () => void (from = read()),
-    stop: () => {
-      const to = read();
-      const seconds = (to.at - from.at) / 1000;
-      return {
-        instances: to.pids.map((cpu, i) => (cpu - (from.pids[i] ?? 0)) / seconds),
-        own: (to.own - from.own) / seconds,
-      };
-    },
-  };
+  /** The machine's 1-minute load average at the end of the window (a shared machine's noise). */
+  loadAverage: number;
 }
 
 export interface LiveContext {
@@ -98,7 +85,12 @@ export interface LiveContext {
 
 let runNumber = 0;
 
-export async function runLivePhase(path: LivePath, ctx: LiveContext): Promise<LivePhaseResult> {
+export async function runLivePhase(
+  path: LivePath,
+  ctx: LiveContext,
+  subscribers: number,
+  round: number,
+): Promise<LivePhaseResult> {
   runNumber += 1;
   const { f, writer, watcher } = ctx;
   const quizzes = quizzesPerSession(LIVE_WARM_UP + LIVE_SECONDS);
@@ -113,18 +105,27 @@ export async function runLivePhase(path: LivePath, ctx: LiveContext): Promise<Li
     sessions.push(await makeLiveSession(writer.url, f, title, index, quizzes));
   }
   const watch = new LiveWatch(watcher.url, f);
-  await watch.subscribe(sessions.map((session) => session.id));
+  try {
+    await watch.subscribe(
+      sessions.map((session) => session.id),
+      subscribers,
+    );
+  } catch (error) {
+    await watch.close();
+    throw error;
+  }
   log(
-    `live ${LIVE_PATH_LABEL[path]}: ${sessions.length} sessions subscribed over ` +
-      `${watch.connections()} connections; ${LIVE_WARM_UP} s of warm-up, ${LIVE_SECONDS} s measured`,
+    `live ${LIVE_PATH_LABEL[path]}, round ${round}: ${sessions.length} sessions × ${subscribers} ` +
+      `subscriber${subscribers > 1 ? 's' : ''} over ${watch.connections()} connections; ` +
+      `${LIVE_WARM_UP} s of warm-up, ${LIVE_SECONDS} s measured`,
   );
 
   const instances =
     writer.pid === watcher.pid
-      ? [{ name: 'the instance', pid: writer.pid }]
+      ? [{ name: 'the instance', pid: writer.pid, subscriptions: true }]
       : [
-          { name: 'writes', pid: writer.pid },
-          { name: 'subscriptions', pid: watcher.pid },
+          { name: 'writes', pid: writer.pid, subscriptions: false },
+          { name: 'subscriptions', pid: watcher.pid, subscriptions: true },
         ];
   const rssKb = instances.map(() => [] as number[]);
   const sampleRss = () =>
@@ -142,8 +143,13 @@ export async function runLivePhase(path: LivePath, ctx: LiveContext): Promise<Li
     to: start + (LIVE_WARM_UP + LIVE_SECONDS) * 1000,
   };
   let endKb: number[] = [];
-  const cpuStart = setTimeout(cpu.start, LIVE_WARM_UP * 1000);
-  let cores = { instances: [] as number[], own: NaN };
+  // The CPU time of exactly the measured window.
+  const cpuStart = setTimeout(cpu.start, watch.window.from - start);
+  let loadAverage = NaN;
+  const cpuStop = setTimeout(() => {
+    cpu.stop();
+    loadAverage = os.loadavg()[0] ?? NaN;
+  }, watch.window.to - start);
   try {
     await Promise.all(
       sessions.map((session, index) =>
@@ -155,7 +161,7 @@ export async function runLivePhase(path: LivePath, ctx: LiveContext): Promise<Li
           {
             acked: (sent, at) => {
               lastAckAt = at;
-              watch.tracker(session.id).acked(sent.inserted, at);
+              watch.acked(session.id, sent.inserted, at);
               if (!watch.inWindow(at)) return;
               totals.batches += 1;
               totals.answers += sent.received;
@@ -171,7 +177,7 @@ export async function runLivePhase(path: LivePath, ctx: LiveContext): Promise<Li
         ),
       ),
     );
-    cores = cpu.stop();
+    cpu.stop();
     sampleRss();
     endKb = instances.map(({ pid }) => procStatusKb(pid, 'VmRSS'));
     // The last batches' messages, or their failure once LIVE_REFLECT_TIMEOUT_MS has passed.
@@ -183,17 +189,25 @@ export async function runLivePhase(path: LivePath, ctx: LiveContext): Promise<Li
   } finally {
     clearInterval(sampler);
     clearTimeout(cpuStart);
+    clearTimeout(cpuStop);
     clearInterval(sweeper);
     await sink.close();
     await watch.close();
   }
+  const used = cpu.used();
+  const cpuMs = instances.map((_, i) => used?.instancesMs[i] ?? NaN);
+  const servingMs = cpuMs[instances.findIndex((instance) => instance.subscriptions)] ?? NaN;
   log(
-    `live ${LIVE_PATH_LABEL[path]}: p95 ${percentile(watch.latenciesMs, 95).toFixed(0)} ms over ` +
-      `${watch.latenciesMs.length} batches` +
-      (watch.errors.size ? `, errors ${[...watch.errors].join(', ')}` : ''),
+    `live ${LIVE_PATH_LABEL[path]}, ${subscribers} per session: p95 ` +
+      `${percentile(watch.latenciesMs, 95).toFixed(0)} ms over ${watch.latenciesMs.length} ` +
+      `subscriber-batches; subscriptions' instance CPU ${(servingMs / totals.batches).toFixed(2)} ms ` +
+      `per batch, ${(servingMs / watch.messages).toFixed(3)} ms per message` +
+      (watch.errors.size ? `; errors ${[...watch.errors].join(', ')}` : ''),
   );
   return {
     path,
+    subscribers,
+    round,
     sessions: sessions.length,
     connections: watch.connections(),
     quizzes,
@@ -203,12 +217,15 @@ export async function runLivePhase(path: LivePath, ctx: LiveContext): Promise<Li
     ...totals,
     messages: watch.messages,
     errors: watch.errors,
-    rss: instances.map(({ name }, i) => ({
+    rss: instances.map(({ name, subscriptions }, i) => ({
       name,
+      subscriptions,
       peakMb: Math.max(...(rssKb[i] ?? [])) / 1024,
       endMb: (endKb[i] ?? NaN) / 1024,
-      cores: cores.instances[i] ?? NaN,
+      cpuMs: cpuMs[i] ?? NaN,
+      cores: (cpuMs[i] ?? NaN) / (used?.ms ?? NaN),
     })),
-    benchCores: cores.own,
+    benchCores: (used?.ownMs ?? NaN) / (used?.ms ?? NaN),
+    loadAverage,
   };
 }

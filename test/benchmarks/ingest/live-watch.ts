@@ -4,10 +4,11 @@ import type { Fixture } from './ingest-fixture';
 import { LIVE_PER_CONNECTION, LIVE_REFLECT_TIMEOUT_MS } from './ingest-settings';
 
 /**
- * The teacher's screens of the live phase: one sessionResults subscription per session over
- * graphql-ws (LIVE_PER_CONNECTION to a connection), and for each acknowledged batch the time
- * until the first message of its session whose results reflect it: the sum of nbAnswers over
- * the message's items is at least the session's answer count after the batch.
+ * The teacher's screens of the live phase: `subscribers` sessionResults subscriptions per session
+ * over graphql-ws (the same query, variables and token, LIVE_PER_CONNECTION to a connection), and
+ * for each acknowledged batch, on every subscription of its session, the time until the first
+ * message on it whose results reflect the batch: the sum of nbAnswers over the message's items is
+ * at least the session's answer count after the batch.
  */
 
 const SESSION_RESULTS = `subscription ($sessionId: ID!) {
@@ -33,7 +34,7 @@ interface Pending {
   counted: boolean;
 }
 
-/** One session's subscription and the batches it has yet to reflect. */
+/** One subscription to a session and the batches it has yet to reflect. */
 class SessionTracker {
   /** The highest answer count a message carried; -1 before the first message. */
   reflected = -1;
@@ -45,6 +46,11 @@ class SessionTracker {
 
   constructor(private readonly watch: LiveWatch) {
     this.firstMessage = new Promise((resolve) => (this.resolveFirst = resolve));
+  }
+
+  /** Failed before its first message: nothing to wait for. */
+  failed(): void {
+    this.resolveFirst();
   }
 
   message(answers: number, at: number): void {
@@ -102,7 +108,8 @@ export class LiveWatch {
   messages = 0;
   readonly errors = new Map<string, number>();
   window = { from: Infinity, to: Infinity };
-  private readonly trackers = new Map<number, SessionTracker>();
+  /** Each session's subscriptions. */
+  private readonly trackers = new Map<number, SessionTracker[]>();
   private readonly clients: Client[] = [];
   private closing = false;
 
@@ -119,13 +126,24 @@ export class LiveWatch {
     this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
   }
 
-  tracker(sessionId: number): SessionTracker {
-    return this.trackers.get(sessionId) as SessionTracker;
+  /** A batch of the session was acknowledged: every subscription to it waits for its message. */
+  acked(sessionId: number, inserted: number, at: number): void {
+    for (const tracker of this.trackers.get(sessionId) ?? []) tracker.acked(inserted, at);
   }
 
-  /** Subscribes once to each session; resolves when each subscription's first message came. */
-  async subscribe(sessionIds: readonly number[]): Promise<void> {
-    sessionIds.forEach((sessionId, index) => {
+  private all(): SessionTracker[] {
+    return [...this.trackers.values()].flat();
+  }
+
+  /**
+   * Subscribes `subscribers` times to each session; resolves when each subscription's first
+   * message came. A session's subscriptions go to different connections (subscriber after
+   * subscriber, each over all the sessions), as different screens would be.
+   */
+  async subscribe(sessionIds: readonly number[], subscribers: number): Promise<void> {
+    const order = Array.from({ length: subscribers }, () => sessionIds).flat();
+    const refused: string[] = [];
+    order.forEach((sessionId, index) => {
       if (index % LIVE_PER_CONNECTION === 0) {
         this.clients.push(
           liveClient(this.url, {
@@ -135,7 +153,7 @@ export class LiveWatch {
       }
       const client = this.clients[this.clients.length - 1] as Client;
       const tracker = new SessionTracker(this);
-      this.trackers.set(sessionId, tracker);
+      this.trackers.set(sessionId, [...(this.trackers.get(sessionId) ?? []), tracker]);
       client.subscribe<{ sessionResults: { nbAnswers: number | null }[] }>(
         { query: SESSION_RESULTS, variables: { sessionId: String(sessionId) } },
         {
@@ -153,7 +171,12 @@ export class LiveWatch {
           },
           error: (error) => {
             if (this.closing) return;
-            this.error(`subscription error: ${describe(error).slice(0, 120)}`);
+            const text = `subscription error: ${describe(error).slice(0, 160)}`;
+            // Refused before its first message: the run cannot measure it, so it stops (below).
+            if (tracker.reflected < 0) {
+              refused.push(text);
+              tracker.failed();
+            } else this.error(text);
           },
           complete: () => {
             if (!this.closing) this.error('subscription completed');
@@ -167,24 +190,31 @@ export class LiveWatch {
         30_000,
       ).unref(),
     );
-    await Promise.race([
-      Promise.all([...this.trackers.values()].map((tracker) => tracker.firstMessage)),
-      timeout,
-    ]);
+    await Promise.race([Promise.all(this.all().map((tracker) => tracker.firstMessage)), timeout]);
+    if (refused.length > 0) {
+      throw new Error(
+        `${refused.length} of ${order.length} subscriptions failed, the first with ${refused[0]}`,
+      );
+    }
+  }
+
+  /** Subscriptions held. */
+  subscriptions(): number {
+    return this.all().length;
   }
 
   /** Batches still waiting for a message that reflects them. */
   get waiting(): number {
-    return [...this.trackers.values()].reduce((sum, tracker) => sum + tracker.waiting, 0);
+    return this.all().reduce((sum, tracker) => sum + tracker.waiting, 0);
   }
 
   expire(now: number, all = false): void {
-    for (const tracker of this.trackers.values()) tracker.expire(now, all);
+    for (const tracker of this.all()) tracker.expire(now, all);
   }
 
   /** After the last batch: every message's count within what was acknowledged. */
   check(): void {
-    for (const tracker of this.trackers.values()) tracker.check();
+    for (const tracker of this.all()) tracker.check();
   }
 
   connections(): number {

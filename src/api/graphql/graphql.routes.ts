@@ -12,6 +12,7 @@ import { bodiless, refusedBody } from '../http/request-limits.middleware';
 import { presetApiKey, type FrontDoorOptions } from '../web/front-door.presets';
 import { API_KEY_HEADER, EXAMPLE_DOCUMENT, EXAMPLE_VARIABLES } from '../docs/graphql-example';
 import { buildGraphQLContext, type GraphQLContext } from './execution/graphql.context';
+import { compiledGateway } from './execution/compiled.executor';
 import { formatGraphQLError, unavailableStatusPlugin } from './execution/graphql.errors';
 import { DOCUMENT_LIMITS, documentCostPlugin, documentLimitRules } from './graphql.limits';
 import { requestSummaryPlugin } from './execution/graphql.log';
@@ -99,7 +100,8 @@ export async function graphQLEndpoint(
   const production = deps.config.nodeEnv === 'production';
   const apiKey = presetApiKey(deps.config, frontDoor);
   const server = new ApolloServer<GraphQLContext>({
-    schema: await graphQLSchema(),
+    // Documents run compiled by graphql-jit (compiled.executor.ts).
+    gateway: compiledGateway(await graphQLSchema()),
     introspection: !production,
     includeStacktraceInErrorResponses: false,
     // The server module drains and stops everything on SIGTERM; Apollo must not re-raise it.

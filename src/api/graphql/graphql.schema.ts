@@ -1,4 +1,10 @@
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import {
+  isAbstractType,
+  lexicographicSortSchema,
+  printSchema,
+  type GraphQLSchema,
+  type GraphQLTypeResolver,
+} from 'graphql';
 import { buildSchema, type PubSub } from 'type-graphql';
 import { domainErrors } from './execution/graphql.middleware';
 import { CatalogResolver } from './resolvers/catalog.resolver';
@@ -6,7 +12,8 @@ import { ComputedResultResolver } from './resolvers/computed-result.resolver';
 import { LiveResultsResolver } from './resolvers/live-results.resolver';
 import { PersonalDataResolver } from './resolvers/personal-data.resolver';
 import { QuestionStatisticResolver, QuizStatisticResolver } from './resolvers/statistics.resolver';
-import { QUESTION_OBJECT_TYPES } from './types/question.type';
+import { QUESTION_OBJECT_TYPES, questionTypeName } from './types/question.type';
+import { dataSetItemTypeName, dataSetPageTypeName } from './types/data-set.type';
 
 /**
  * The resolvers of the GraphQL API, over the same services as REST: the plain root fields built
@@ -34,6 +41,27 @@ const NO_TOPICS: PubSub = {
   },
 };
 
+/**
+ * The object type of each abstract type's values, answered synchronously: type-graphql wraps
+ * every resolveType in an async function, which graphql-js accepts and graphql-jit does not
+ * (compiled.executor.ts). Every interface and union of the schema must have one here.
+ */
+const TYPE_NAMES: Record<string, (value: never) => string> = {
+  Question: questionTypeName,
+  DataSet: dataSetPageTypeName,
+  DataSetItem: dataSetItemTypeName,
+};
+
+function withSynchronousTypeResolvers(built: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(built.getTypeMap())) {
+    if (!isAbstractType(type)) continue;
+    const typeName = TYPE_NAMES[type.name];
+    if (!typeName) throw new Error(`abstract type ${type.name} has no synchronous type name`);
+    type.resolveType = typeName as unknown as GraphQLTypeResolver<unknown, unknown>;
+  }
+  return built;
+}
+
 let schema: Promise<GraphQLSchema> | undefined;
 
 /** Built once per process: type-graphql's metadata is global, and the schema never changes. */
@@ -47,7 +75,7 @@ export function graphQLSchema(): Promise<GraphQLSchema> {
     globalMiddlewares: [domainErrors],
     // Input rules are the service validator's, shared with REST and the import.
     validate: false,
-  });
+  }).then(withSynchronousTypeResolvers);
   return schema;
 }
 

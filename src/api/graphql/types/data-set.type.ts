@@ -60,15 +60,23 @@ export const DataSetItemUnion = createUnionType({
       QuestionStatisticObject,
       QuizStatisticObject,
     ] as const,
-  resolveType: (value) => {
-    if (value instanceof QuizObject) return QuizObject;
-    if (value instanceof QuestionStatisticObject) return QuestionStatisticObject;
-    if (value instanceof QuizStatisticObject) return QuizStatisticObject;
-    if (value instanceof UserGroupObject) return UserGroupObject;
-    if (value instanceof ComputedResultObject) return ComputedResultObject;
-    return UserType;
-  },
+  resolveType: (value) => dataSetItemTypeName(value),
 });
+
+/** The object type of a data set's item, by its class (synchronous: graphql.schema.ts). */
+export function dataSetItemTypeName(value: unknown): string {
+  if (value instanceof QuizObject) return 'Quiz';
+  if (value instanceof QuestionStatisticObject) return 'QuestionStatistic';
+  if (value instanceof QuizStatisticObject) return 'QuizStatistic';
+  if (value instanceof UserGroupObject) return 'UserGroup';
+  if (value instanceof ComputedResultObject) return 'ComputedResult';
+  return 'User';
+}
+
+/** The page type of a data set's page (synchronous: graphql.schema.ts). */
+export function dataSetPageTypeName(page: { itemType: DataSetItemType }): string {
+  return PAGE_TYPE_NAMES[page.itemType];
+}
 
 /** The page type of each item type (contract.md §15). */
 export const PAGE_TYPE_NAMES = {
@@ -87,7 +95,7 @@ export const PAGE_TYPE_NAMES = {
 @InterfaceType('DataSet', {
   description:
     'One page of a data set (spec §2.3); pass dataSetId to getDataSetPage for the others. Each page type (UserPage, QuizPage…) narrows items to its item type.',
-  resolveType: (page: { itemType: DataSetItemType }) => PAGE_TYPE_NAMES[page.itemType],
+  resolveType: (page: { itemType: DataSetItemType }) => dataSetPageTypeName(page),
 })
 export abstract class DataSetObject {
   @Field(() => ID)

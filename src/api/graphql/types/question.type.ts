@@ -30,9 +30,14 @@ const OBJECT_TYPE: Record<QuestionType, string> = {
   FreeAnswerNumber: 'FreeAnswerNumberQuestion',
 };
 
+/** The object type of a question, by its type (synchronous: graphql.schema.ts). */
+export function questionTypeName(question: { type: QuestionType }): string {
+  return OBJECT_TYPE[question.type];
+}
+
 @InterfaceType('Question', {
   description: 'A question of a quiz; goodAnswer is shown only to the quiz author.',
-  resolveType: (question: QuestionObject) => OBJECT_TYPE[question.type],
+  resolveType: (question: QuestionObject) => questionTypeName(question),
 })
 export abstract class QuestionObject {
   @Field(() => Int, { description: '0-based place of the question in its quiz.' })

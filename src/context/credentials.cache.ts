@@ -70,6 +70,14 @@ export class CredentialsCache {
     });
   }
 
+  /**
+   * Whether nothing has changed since `generation` (taken before a read that found the
+   * credentials in force), as far as a read of changes confirmed it less than a second ago.
+   */
+  unchangedSince(generation: number): boolean {
+    return generation > 0 && generation === this.clears && Date.now() < this.trustedUntil;
+  }
+
   /** A read that started at `readAt` found no change since the last: hits are good until then + trustMs. */
   confirmed(readAt: number, trustMs: number): void {
     this.trustedUntil = Math.max(this.trustedUntil, readAt + trustMs);

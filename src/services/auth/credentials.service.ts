@@ -84,8 +84,9 @@ export async function authenticateCredentials(
 
 /**
  * Whether a requester authenticated earlier may still be served: its API key has not been
- * revoked since, and its user not erased (contract.md §14.4). A connection that outlives its requests (a subscription) asks before each
- * answer, so a revocation stops it at its next message, on every instance.
+ * revoked since, and its user not erased (contract.md §14.4). A connection that outlives its
+ * requests (a subscription) asks before each answer (requesterCheck), so a revocation stops it
+ * at its next message, on every instance.
  */
 export async function requesterStillAllowed(
   deps: AppDeps & { requester: Requester },
@@ -97,4 +98,24 @@ export async function requesterStillAllowed(
     requester.apiKeyId,
     requester.kind === 'user' ? requester.userId : null,
   );
+}
+
+/**
+ * requesterStillAllowed for one subscription, asked before each of its messages: the database
+ * is read again only when credentials changed somewhere since it last answered yes, or when the
+ * instance's watch of changes has not confirmed that within the last second (credentials.cache.ts).
+ * A revocation or an erasure still ends the subscription within a second, without a statement per
+ * message and subscriber.
+ */
+export function requesterCheck(deps: AppDeps & { requester: Requester }): () => Promise<boolean> {
+  const cache = deps.credentialsCache;
+  let confirmed = 0;
+  return async () => {
+    if (cache?.unchangedSince(confirmed)) return true;
+    deps.credentialChanges?.ensureStarted();
+    const generation = cache?.generation ?? 0;
+    const allowed = await requesterStillAllowed(deps);
+    confirmed = allowed ? generation : 0;
+    return allowed;
+  };
 }

@@ -17,7 +17,7 @@ import { resultsScope } from '../results/results.service';
 import { resultsSubjectsOver, selectResultsOver } from '../../db/sql/results.sql';
 import type { ResultsSets } from '../../db/sql/result-attempts.sql';
 import { recordAccess } from '../access-log/access-log.service';
-import { requesterStillAllowed } from '../auth/credentials.service';
+import { requesterCheck } from '../auth/credentials.service';
 import { CoalescingStream } from './coalescing.stream';
 import { SharedComputations } from './shared-computations';
 
@@ -172,7 +172,7 @@ function liveEvents(
       sharedOf(ctx).get(key, version, () => sessionResultsNow(ctx, sessionId, options)),
     gapMs: LIVE_RESULTS_GAP_MS,
     endsAt,
-    stillAllowed: () => requesterStillAllowed(ctx),
+    stillAllowed: requesterCheck(ctx),
   });
   let started = false;
   return {

@@ -28,8 +28,10 @@ interface Lease {
   takes: number;
   takenAt: number;
   lastUsed: number;
-  /** A refusal is kept this long without asking the database again. */
+  /** A refusal is kept this long without asking the database again… */
   refusedUntil: number;
+  /** …for requests missing at least this many points (a smaller one may still be granted). */
+  refusedShortfall: number;
   taking?: Promise<void>;
 }
 
@@ -68,6 +70,10 @@ export class ApiKeyRateLimits {
       const now = Date.now();
       let lease = this.leases.get(key);
       if (lease && lease.expire <= now) {
+        if (lease.taking) {
+          await lease.taking;
+          continue;
+        }
         // The window ended: its slice went with it.
         this.leases.delete(key);
         lease = undefined;
@@ -77,7 +83,9 @@ export class ApiKeyRateLimits {
         lease.lastUsed = now;
         return this.state(lease, now, false);
       }
-      if (lease && lease.refusedUntil > now) return this.state(lease, now, true);
+      if (lease && lease.refusedUntil > now && points - lease.unspent >= lease.refusedShortfall) {
+        return this.state(lease, now, true);
+      }
       if (lease?.taking) {
         await lease.taking;
         continue;
@@ -88,10 +96,18 @@ export class ApiKeyRateLimits {
       current.taking = taking;
       try {
         await taking;
+      } catch (error) {
+        // A lease that never got a window is not kept (the next request starts afresh).
+        if (!Number.isFinite(current.expire) && this.leases.get(key) === current) {
+          this.leases.delete(key);
+        }
+        throw error;
       } finally {
         current.taking = undefined;
       }
-      if (current.refusedUntil > Date.now()) return this.state(current, Date.now(), true);
+      if (current.refusedUntil > Date.now() && points - current.unspent >= shortfall) {
+        return this.state(current, Date.now(), true);
+      }
     }
   }
 
@@ -105,6 +121,7 @@ export class ApiKeyRateLimits {
       takenAt: now,
       lastUsed: now,
       refusedUntil: 0,
+      refusedShortfall: 0,
     };
     this.leases.set(key, lease);
     return lease;
@@ -137,6 +154,7 @@ export class ApiKeyRateLimits {
       lease.refusedUntil = 0;
     } else {
       lease.refusedUntil = Math.min(grant.expire, after + REFUSAL_MEMORY_MS);
+      lease.refusedShortfall = shortfall;
     }
   }
 
@@ -167,7 +185,7 @@ export class ApiKeyRateLimits {
     let given = 0;
     for (const [key, lease] of [...this.leases]) {
       if (lease.expire <= now) {
-        if (!lease.taking) this.leases.delete(key);
+        if (!lease.taking && this.leases.get(key) === lease) this.leases.delete(key);
         continue;
       }
       if (lease.taking || lease.unspent === 0 || now - lease.lastUsed < idleMs) continue;

@@ -53,7 +53,7 @@ export class CredentialChangesWatch {
   }
 
   private async read(): Promise<void> {
-    const startedAt = Date.now();
+    const startedAt = performance.now();
     try {
       const count = await readCredentialChanges(this.db);
       // The first read also clears: what was looked up before it was never confirmed.

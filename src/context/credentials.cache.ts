@@ -20,7 +20,7 @@ interface Entry extends CachedCredentials {
  */
 export class CredentialsCache {
   private readonly entries = new Map<string, Entry>();
-  /** Hits are served until then: the start of the last read that found no change, plus trustMs. */
+  /** Hits are served until then (performance.now()): the start of the last read that found no change, plus trustMs. */
   private trustedUntil = 0;
   /** Counts the clears: a lookup that began before one is not kept (it may predate the change). */
   private clears = 0;
@@ -35,8 +35,8 @@ export class CredentialsCache {
   }
 
   get(keyHash: string, tokenHash: string | null): CachedCredentials | undefined {
+    if (performance.now() >= this.trustedUntil) return undefined;
     const now = Date.now();
-    if (now >= this.trustedUntil) return undefined;
     const name = CredentialsCache.keyOf(keyHash, tokenHash);
     const entry = this.entries.get(name);
     if (!entry) return undefined;
@@ -75,10 +75,13 @@ export class CredentialsCache {
    * credentials in force), as far as a read of changes confirmed it less than a second ago.
    */
   unchangedSince(generation: number): boolean {
-    return generation > 0 && generation === this.clears && Date.now() < this.trustedUntil;
+    return generation > 0 && generation === this.clears && performance.now() < this.trustedUntil;
   }
 
-  /** A read that started at `readAt` found no change since the last: hits are good until then + trustMs. */
+  /**
+   * A read that started at `readAt` (performance.now(): a clock that never steps back) found no
+   * change since the last: hits are good until then + trustMs.
+   */
   confirmed(readAt: number, trustMs: number): void {
     this.trustedUntil = Math.max(this.trustedUntil, readAt + trustMs);
   }
@@ -87,12 +90,5 @@ export class CredentialsCache {
   clear(): void {
     this.clears += 1;
     this.entries.clear();
-  }
-
-  /** Drops every entry of a key (revoked by this instance). */
-  forgetKey(apiKeyId: number): void {
-    for (const [name, entry] of this.entries) {
-      if (entry.key.id === apiKeyId) this.entries.delete(name);
-    }
   }
 }

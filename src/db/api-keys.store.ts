@@ -1,5 +1,6 @@
 import type { Database } from './database';
 import { ApiKey } from './entities';
+import { retryingConflicts } from './conflict-retry';
 import { credentialChangeStatement } from './rate-limit-lease.store';
 
 /** The columns a new key is written with; the others take their defaults. */
@@ -39,10 +40,14 @@ export function apiKeyByHash(db: Database, keyHash: string): Promise<ApiKey | nu
  */
 export async function saveRevokedApiKey(db: Database, apiKey: ApiKey): Promise<void> {
   const change = credentialChangeStatement(db.dialect);
-  await db.exclusive(() =>
-    db.write.transaction(async (manager) => {
-      await manager.getRepository(ApiKey).save(apiKey);
-      await manager.query(change.sql, change.params);
-    }),
+  // Two revocations through two Galera nodes at once both count a change: one loses
+  // certification and is sent again whole, which is harmless.
+  await retryingConflicts(() =>
+    db.exclusive(() =>
+      db.write.transaction(async (manager) => {
+        await manager.getRepository(ApiKey).save(apiKey);
+        await manager.query(change.sql, change.params);
+      }),
+    ),
   );
 }

@@ -56,7 +56,12 @@ function mysqlTake(db: Database, request: SliceRequest, now: number): Promise<Sl
   const expire = now + request.windowMs;
   const fresh = freshGrant(request);
   const { need, want, limit } = request;
+  // Assignments run left to right: `points` reads the window's old `expire`, which `expire`,
+  // assigned after, still reads. One transaction, so the row read back is the one just written,
+  // and a failure anywhere before COMMIT (a certification conflict, a causal wait that timed
+  // out) rolls the take back whole before it is sent again.
   const statements = [
+    { sql: `${LEASE_TAG} START TRANSACTION`, params: [] },
     {
       sql: `${LEASE_TAG} INSERT INTO ${RATE_LIMIT_TABLE} (\`key\`, points, expire)
             VALUES (?, @rate_limit_grant := ?, ?)
@@ -71,12 +76,11 @@ function mysqlTake(db: Database, request: SliceRequest, now: number): Promise<Sl
       sql: `${LEASE_TAG} SELECT @rate_limit_grant AS granted, points, expire FROM ${RATE_LIMIT_TABLE} WHERE \`key\` = ?`,
       params: [request.key],
     },
+    { sql: `${LEASE_TAG} COMMIT`, params: [] },
   ];
-  // The upsert is the whole transaction: a certification conflict on Galera rolls it back and
-  // the same take is sent again.
   return retryingConflicts(() =>
     db.batches(async (run) => {
-      const [, rows] = await run(statements);
+      const [, , rows] = await run(statements);
       const row = (rows as Record<string, unknown>[])[0] ?? {};
       return {
         granted: Number(row.granted ?? 0),

@@ -6,6 +6,7 @@ export async function graphql(
     variables?: Record<string, unknown>;
     headers?: Record<string, string>;
     search?: string;
+    operationName?: string;
   } = {},
 ): Promise<{
   status: number;
@@ -14,7 +15,11 @@ export async function graphql(
   const res = await fetch(`${baseUrl}/graphql${options.search ?? ''}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...options.headers },
-    body: JSON.stringify({ query, variables: options.variables }),
+    body: JSON.stringify({
+      query,
+      variables: options.variables,
+      operationName: options.operationName,
+    }),
   });
   return {
     status: res.status,

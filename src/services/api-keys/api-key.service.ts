@@ -85,7 +85,8 @@ export async function revokeApiKey(ctx: RequestContext, id: number): Promise<Api
     apiKey.revokedAt = new Date();
     await saveRevokedApiKey(ctx.db, apiKey);
   }
-  // Other instances drop it from their caches within a second (credential-changes.watch.ts).
-  ctx.credentialsCache?.forgetKey(apiKey.id);
+  // At once here (a lookup begun before the commit is not kept either); the other instances
+  // within a second (credential-changes.watch.ts).
+  ctx.credentialsCache?.clear();
   return apiKey;
 }

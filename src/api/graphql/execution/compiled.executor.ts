@@ -2,7 +2,6 @@ import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-i
 import {
   BREAK,
   GraphQLError,
-  Kind,
   execute,
   getVariableValues,
   printSchema,
@@ -10,6 +9,7 @@ import {
   type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
@@ -23,14 +23,27 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  *
  * graphql-jit's errors are its own objects, not graphql-js's GraphQLError: they are made
  * graphql-js errors here, with the same message, locations, path and original error, so Apollo
- * and the error table read them exactly as those of graphql-js. Introspection, and anything
- * graphql-jit declines to compile, runs on graphql-js.
+ * and the error table read them exactly as those of graphql-js. Introspection, operations with
+ * variable defaults, an operation's first run and anything graphql-jit declines to compile run
+ * on graphql-js.
  */
 
 /** A compiled operation, or null: run on graphql-js. */
 type Compiled = CompiledQuery | null;
 
-const compiledByDocument = new WeakMap<DocumentNode, Map<string, Compiled>>();
+/**
+ * Compiling costs far more than one run, on the request's turn of the event loop: an operation
+ * is compiled the second time it runs (a client's documents repeat; a one-off does not pay), and
+ * at most this many are kept, the oldest compiled first out.
+ */
+const MAX_COMPILED = 500;
+const seenOnce = new WeakSet<OperationDefinitionNode>();
+const compiledOperations = new Map<OperationDefinitionNode, Compiled>();
+
+/** How many operations this process has compiled and keeps (for the tests' parity checks). */
+export function compiledOperationCount(): number {
+  return [...compiledOperations.values()].filter((compiled) => compiled !== null).length;
+}
 
 /** Whether the document asks the schema about itself (graphql-js answers that). */
 function asksIntrospection(document: DocumentNode): boolean {
@@ -47,29 +60,38 @@ function asksIntrospection(document: DocumentNode): boolean {
   return found;
 }
 
+/**
+ * What graphql-jit runs as graphql-js does. Not: introspection; variables with a default value
+ * (graphql-jit writes a default through JSON, so a DateTime default would reach the resolver as
+ * a string where graphql-js gives a Date).
+ */
+function compilable(document: DocumentNode, operation: OperationDefinitionNode): boolean {
+  const defaults = (operation.variableDefinitions ?? []).some(
+    (definition) => definition.defaultValue !== undefined,
+  );
+  return !defaults && !asksIntrospection(document);
+}
+
 function compiledOf(
   schema: GraphQLSchema,
   document: DocumentNode,
-  operationName: string | null,
+  operation: OperationDefinitionNode,
 ): Compiled {
-  let byOperation = compiledByDocument.get(document);
-  if (!byOperation) {
-    byOperation = new Map();
-    compiledByDocument.set(document, byOperation);
+  const known = compiledOperations.get(operation);
+  if (known !== undefined) return known;
+  if (!seenOnce.has(operation)) {
+    seenOnce.add(operation);
+    return null;
   }
-  const key = operationName ?? '';
-  let compiled = byOperation.get(key);
-  if (compiled === undefined) {
-    const hasOperation = document.definitions.some(
-      (definition) => definition.kind === Kind.OPERATION_DEFINITION,
-    );
-    const result =
-      hasOperation && !asksIntrospection(document)
-        ? compileQuery(schema, document, operationName ?? undefined)
-        : undefined;
-    compiled = result !== undefined && isCompiledQuery(result) ? result : null;
-    byOperation.set(key, compiled);
+  let compiled: Compiled = null;
+  if (compilable(document, operation)) {
+    const result = compileQuery(schema, document, operation.name?.value);
+    compiled = isCompiledQuery(result) ? result : null;
   }
+  if (compiledOperations.size >= MAX_COMPILED) {
+    compiledOperations.delete(compiledOperations.keys().next().value as OperationDefinitionNode);
+  }
+  compiledOperations.set(operation, compiled);
   return compiled;
 }
 
@@ -103,15 +125,17 @@ function graphQLErrorOf(error: unknown): GraphQLError {
 
 /** Apollo's executor: the compiled operation, or graphql-js. */
 export function compiledExecutor(schema: GraphQLSchema): GatewayExecutor {
-  return async ({ document, request, context, operationName, operation }) => {
-    const compiled = compiledOf(schema, document, operationName);
-    if (compiled === null) {
+  return async ({ document, request, context, operation }) => {
+    // No operation of that name (Apollo still calls the executor): graphql-js reports it, as a
+    // client's error; and whatever is not compiled runs there too.
+    const compiled = operation ? compiledOf(schema, document, operation) : null;
+    if (!operation || compiled === null) {
       return execute({
         schema,
         document,
         contextValue: context,
         variableValues: request.variables,
-        operationName,
+        operationName: request.operationName,
       });
     }
     // Variables are checked by graphql-js first: its refusals carry the variable's node, by

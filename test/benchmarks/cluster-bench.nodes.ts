@@ -7,11 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { loadConfig } from '../../src/config/config';
-import { generateData } from '../../src/data/generate/synthetic-data';
-import { loadData } from '../../src/data/import/bulk-loader';
-import { openDatabase } from '../../src/db/data-source';
-import { createTestApiKey } from '../helpers/credentials';
+import { seedGetQuizData } from './get-quiz-bench.data';
 import { ROOT } from './results-bench.config';
 import { RssMonitor } from './results-bench.process';
 
@@ -37,26 +33,7 @@ export async function prepareClusterDatabase(
   await admin.query(`CREATE DATABASE ${DB} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await admin.end();
   server.pathname = `/${DB}`;
-  const config = loadConfig({ DATABASE_URL: server.toString(), NODE_ENV: 'test' });
-  const dataSource = await openDatabase(config.database);
-  try {
-    const { source } = generateData({
-      users: 1000,
-      quizzes: 50,
-      questions: 10,
-      sessions: 20,
-      participation: 0.2,
-      seed: 1,
-    });
-    await loadData(dataSource, source);
-    const key = await createTestApiKey(dataSource, 'localhost');
-    const [{ id: quizId }] = (await dataSource.query(
-      "SELECT id FROM quizzes WHERE visibility = 'public' AND nb_questions = 10 ORDER BY id LIMIT 1",
-    )) as { id: number }[];
-    return { apiKey: key.secret, quizId };
-  } finally {
-    await dataSource.destroy();
-  }
+  return seedGetQuizData(server.toString());
 }
 
 /** The Galera counters a phase reads before and after, summed over the nodes. */

@@ -14,7 +14,15 @@ export async function prepareDatabase(): Promise<{ apiKey: string; quizId: numbe
   await admin.query(`DROP DATABASE IF EXISTS ${DB}`);
   await admin.query(`CREATE DATABASE ${DB} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await admin.end();
-  const config = loadConfig({ DATABASE_URL: `${SERVER}/${DB}`, NODE_ENV: 'test' });
+  return seedGetQuizData(`${SERVER}/${DB}`);
+}
+
+/**
+ * Fills the empty database at `url` (migrated on open): 1,000 users, 50 quizzes of 10 questions,
+ * 20 sessions, seed 1; an API key for localhost; the first public quiz of 10 questions.
+ */
+export async function seedGetQuizData(url: string): Promise<{ apiKey: string; quizId: number }> {
+  const config = loadConfig({ DATABASE_URL: url, NODE_ENV: 'test' });
   const dataSource = await openDatabase(config.database);
   try {
     const { source } = generateData({

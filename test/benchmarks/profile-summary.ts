@@ -64,6 +64,10 @@ const LAYERS: readonly {
   },
   { name: 'Apollo Server', matches: (f) => f.url.includes('/node_modules/@apollo/') },
   { name: 'graphql-js', matches: (f) => f.url.includes('/node_modules/graphql/') },
+  {
+    name: 'graphql-jit (its runtime; the compiled functions have no file)',
+    matches: (f) => f.url.includes('/node_modules/graphql-jit/'),
+  },
   { name: 'type-graphql', matches: (f) => f.url.includes('/node_modules/type-graphql/') },
   {
     name: 'JSON (parse, stringify)',
@@ -76,10 +80,8 @@ const LAYERS: readonly {
     matches: (f) => /src\/(services\/auth\/credentials|db\/sql\/credentials)/.test(f.url),
   },
   {
-    name: 'rate-limit charge',
-    matches: (f) =>
-      f.url.includes('/node_modules/rate-limiter-flexible/') ||
-      /src\/(db\/rate-limit|context\/api-key-rate-limits)/.test(f.url),
+    name: 'rate-limit charge (slices in memory, their leases)',
+    matches: (f) => /src\/(db\/rate-limit|context\/api-key-rate-limits)/.test(f.url),
   },
   { name: 'DataLoader', matches: (f) => f.url.includes('/node_modules/dataloader/') },
   {

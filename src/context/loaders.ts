@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import DataLoader from 'dataloader';
 import type { Database } from '../db/database';
 import { entityRows } from '../db/sql/entity-rows';
@@ -45,11 +46,15 @@ export interface Loaders {
 
 /**
  * DataLoader.loadMany, failing as a whole when any key failed: a read that failed (a lost
- * connection) must answer as a failure, never as a missing row.
+ * connection) must answer as a failure, never as a missing row. A failure is any Error, also
+ * one made in another realm (a socket's error is Node's own, which `instanceof Error` misses
+ * inside a vm context such as a test runner's).
  */
 export async function loadEvery<K, V>(loader: DataLoader<K, V>, keys: readonly K[]): Promise<V[]> {
   const loaded = await loader.loadMany(keys);
-  const failed = loaded.find((value): value is Error => value instanceof Error);
+  const failed = loaded.find(
+    (value): value is Error => value instanceof Error || types.isNativeError(value),
+  );
   if (failed) throw failed;
   return loaded as V[];
 }

@@ -5,11 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { seedGetQuizData } from './get-quiz-bench.data';
 import { ROOT } from './results-bench.config';
-import { RssMonitor } from './results-bench.process';
+import { benchServiceEnv, RssMonitor } from './results-bench.process';
 
 export const DB = 'quiz_bench_cluster';
 /** Set for the instances: /metrics as a production scrape reaches it, behind a token. */
@@ -142,22 +141,7 @@ export async function startInstance(
 ): Promise<Instance> {
   const child = spawn(process.execPath, [mainJs], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_PATH: path.join(ROOT, 'node_modules'),
-      DATABASE_URL: databaseUrl,
-      NODE_ENV: 'production',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      COOKIE_SECRET: 'b'.repeat(32),
-      SEED_DEMO: 'false',
-      MIGRATE_ON_START: 'false',
-      METRICS_ENABLED: 'true',
-      METRICS_TOKEN,
-      // Every request is still counted against the key; the budget is only too large to be spent.
-      RATE_LIMIT_POINTS: '1000000000',
-    },
+    env: { ...benchServiceEnv(databaseUrl), METRICS_ENABLED: 'true', METRICS_TOKEN },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -8,6 +8,26 @@ import { BUILD_DIR, log, ROOT, SERVER, timed } from './results-bench.config';
 const run = promisify(execFile);
 
 /** Compiles the sources into `outDir` (the results benchmark's own folder by default). */
+/** The environment of a benchmarked service process on `databaseUrl`. */
+export function benchServiceEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    // The compiled files live outside the project: their packages come from its node_modules.
+    NODE_PATH: path.join(ROOT, 'node_modules'),
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    // The production default: one line per request, written to a pipe as a container's log is.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    COOKIE_SECRET: 'b'.repeat(32),
+    SEED_DEMO: 'false',
+    MIGRATE_ON_START: 'false',
+    // Every request is still counted against the key; the budget is only too large to be spent.
+    RATE_LIMIT_POINTS: '1000000000',
+  };
+}
+
 export async function buildService(outDir = BUILD_DIR): Promise<string> {
   const tsc = path.join(ROOT, 'node_modules/.bin/tsc');
   const { ms } = await timed(() =>
@@ -101,22 +121,7 @@ export async function startService(
 ): Promise<Service> {
   const child = spawn(process.execPath, [...nodeArgs, mainJs], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      // The compiled files live outside the project: their packages come from its node_modules.
-      NODE_PATH: path.join(ROOT, 'node_modules'),
-      DATABASE_URL: `${SERVER}/${db}`,
-      NODE_ENV: 'production',
-      // The production default: one line per request, written to a pipe as a container's log is.
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      COOKIE_SECRET: 'b'.repeat(32),
-      SEED_DEMO: 'false',
-      MIGRATE_ON_START: 'false',
-      // Every request is still counted against the key; the budget is only too large to be spent.
-      RATE_LIMIT_POINTS: '1000000000',
-    },
+    env: benchServiceEnv(`${SERVER}/${db}`),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -5,7 +5,11 @@ import ts from 'typescript';
 import type { DataSource } from 'typeorm';
 import { graphQLSchema } from '../../src/api/graphql/graphql.schema';
 import { openApiDocument } from '../../src/api/rest/openapi/openapi.document';
-import { OPERATION_CATALOG, REST_CATALOG } from '../../src/api/operations/operation-catalog';
+import {
+  OPERATION_CATALOG,
+  OPERATIONS,
+  REST_CATALOG,
+} from '../../src/api/operations/operation-catalog';
 import {
   isDownload,
   type OperationDefinition,
@@ -182,6 +186,14 @@ describe('every operation has each step of the catalog comment', () => {
     if (!rest) return [];
     return isDownload(rest) ? Object.values(rest.schemas ?? {}) : [rest.response];
   }
+
+  it("files each operation under its own name in its area's record", () => {
+    const misfiled = Object.entries(OPERATIONS)
+      .filter(([key, operation]) => key !== operation.name)
+      .map(([key, operation]) => `${key} holds ${operation.name}`);
+    expect(misfiled).toStrictEqual([]);
+    expect(Object.keys(OPERATIONS)).toHaveLength(OPERATION_CATALOG.length);
+  });
 
   const withOutput = REST_CATALOG.filter((operation) => outputSchemas(operation).length > 0);
 

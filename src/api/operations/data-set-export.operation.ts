@@ -27,3 +27,8 @@ export const exportDataSetOperation = defineOperation({
   ],
   run: (ctx, { dataSetId, format }) => exportDataSet(ctx, dataSetId, format),
 });
+
+/** A set as a download. */
+export const DATA_SET_EXPORT_OPERATIONS = {
+  exportDataSet: exportDataSetOperation,
+} as const;

@@ -188,3 +188,13 @@ export const getDataSetItemsOperation = defineOperation({
     };
   },
 });
+
+/** The sets' operations: listing, paging, set algebra. */
+export const DATA_SET_OPERATIONS = {
+  getQuizSet: getQuizSetOperation,
+  getUserSet: getUserSetOperation,
+  getUserGroupSet: getUserGroupSetOperation,
+  getDataSetPage: getDataSetPageOperation,
+  getDataSetItems: getDataSetItemsOperation,
+  computeDataSet: computeDataSetOperation,
+} as const;

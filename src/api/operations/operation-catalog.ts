@@ -1,94 +1,56 @@
-import {
-  computeDataSetOperation,
-  getDataSetItemsOperation,
-  getDataSetPageOperation,
-  getQuizSetOperation,
-  getUserGroupSetOperation,
-  getUserSetOperation,
-} from './data-set.operation';
-import { exportDataSetOperation } from './data-set-export.operation';
 import { pointsSentence, writesSentence, type OperationCost } from './operation-costs';
+import { ATTRIBUTE_OPERATIONS } from './attribute.operation';
+import { DATA_SET_OPERATIONS } from './data-set.operation';
+import { DATA_SET_EXPORT_OPERATIONS } from './data-set-export.operation';
+import { LIVE_OPERATIONS } from './live.operation';
 import type { OperationDefinition } from './operation-definition';
-import { exportPersonalDataOperation } from './personal-data.operation';
-import { addQuizOperation, getQuizAttributeOperation, getQuizOperation } from './quiz.operation';
-import {
-  getResultsOperation,
-  getSessionResultsOperation,
-  sessionResultsOperation,
-} from './results.operation';
-import { getQuestionStatisticsOperation, getQuizStatisticsOperation } from './statistics.operation';
-import {
-  addAnswersOperation,
-  addSessionOperation,
-  getSessionOperation,
-  joinSessionOperation,
-} from './session.operation';
-import { getUserAttributeOperation, getUserOperation } from './user.operation';
-import {
-  addWebhookOperation,
-  deleteWebhookOperation,
-  enableWebhookOperation,
-  getWebhookDeliveriesOperation,
-  getWebhooksOperation,
-  redeliverWebhookEventOperation,
-  rotateWebhookSecretOperation,
-} from './webhook.operation';
+import { PERSONAL_DATA_OPERATIONS } from './personal-data.operation';
+import { QUIZ_OPERATIONS } from './quiz.operation';
+import { RESULTS_OPERATIONS } from './results.operation';
+import { SESSION_OPERATIONS } from './session.operation';
+import { STATISTICS_OPERATIONS } from './statistics.operation';
+import { USER_OPERATIONS } from './user.operation';
+import { WEBHOOK_OPERATIONS } from './webhook.operation';
 
 /**
- * Every operation of the API, by name, in the order schema/openapi.json lists them. Routes,
- * parameters, costs, token rules and descriptions on both wires follow from here. Adding one
- * with a new output to an existing area is 8 files to edit (a new area's files are listed too:
- * its schemas file in shapes/openapi.schemas.ts; a parameter of a new GraphQL enum or input
- * type, in ARGUMENT_TYPES of src/api/graphql/resolvers/catalog.resolver.ts):
- * 1. the service function (src/services/<area>), context first, and the view it returns;
- * 2. its definition in the `*.operation.ts` of its area (`rest.response` names its answer's
- *    component schema; a serializer in `./shapes` only where the legacy JSON differs from the
- *    view), listed in OPERATIONS below;
+ * Every operation of the API, by name, in the order schema/openapi.json lists them: the areas'
+ * records below, each in its own order. Routes, parameters, costs, token rules and descriptions
+ * on both wires follow from here. Adding one with a new output to an existing area is 5 source
+ * files to edit (a new area adds its records to OPERATIONS below and ROOT_FIELD_OUTPUTS of
+ * src/api/graphql/resolvers/catalog.resolver.ts, and its schemas file to shapes/openapi.schemas.ts;
+ * a parameter of a new GraphQL enum or input type, to ARGUMENT_TYPES there):
+ * 1. the service function (src/services/<area>), context first, and the view it returns, beside it;
+ * 2. its definition in the `*.operation.ts` of its area, and its line in that file's
+ *    `*_OPERATIONS` record (`rest.response` names its answer's component schema; a serializer in
+ *    `./shapes` only where the legacy JSON differs from the view);
  * 3. the output's OpenAPI component schema in `./shapes/openapi.*.ts`;
- * 4. its GraphQL object type (src/api/graphql/types) and one line in ROOT_FIELD_OUTPUTS
- *    (src/api/graphql/resolvers/catalog.outputs.ts: the type and the view's conversion), from
- *    which the root field is built with its arguments and description: no resolver to write,
- *    unless the field does more than run the operation and convert (exportPersonalData, a
- *    subscription); without `graphQL` the operation is REST only, as exportDataSet;
+ * 4. its GraphQL object type in src/api/graphql/types, with one line in that file's
+ *    `*_ROOT_FIELDS` record (the type and the view's conversion), from which the root field is
+ *    built with its arguments and description: no resolver to write, unless the field does more
+ *    than run the operation and convert (exportPersonalData, a subscription); without `graphQL`
+ *    the operation is REST only, as exportDataSet;
  * 5. the client's method (packages/client/src/quiz-api-client.ts), answering
  *    `WireSchema<'<Output>'>`: no client type to write unless the client transforms the value
  *    (datetimes parsed into Date), then one beside its parse function;
- * 6. `npm run schema:emit` (schema/ and packages/client/src/openapi.generated.ts, the client's
- *    wire types), and a line naming the operation under Unreleased in schema/CHANGELOG.md.
+ * then `npm run schema:emit` (schema/ and packages/client/src/openapi.generated.ts, the client's
+ * wire types), and a line naming the operation under Unreleased in schema/CHANGELOG.md.
  * test/integration/operation-catalog.contract.test.ts fails, by operation, on a missing root
- * field, client method, answer schema, client type or CHANGELOG line; contracts.contract.test.ts
- * on schema/ or the client's wire types out of date.
+ * field, client method, answer schema, client type or CHANGELOG line, and on a record's key that
+ * is not its operation's name; contracts.contract.test.ts on schema/ or the client's wire types
+ * out of date.
  */
 export const OPERATIONS = {
-  getQuiz: getQuizOperation,
-  addQuiz: addQuizOperation,
-  getUser: getUserOperation,
-  getUserAttribute: getUserAttributeOperation,
-  getQuizAttribute: getQuizAttributeOperation,
-  getQuizSet: getQuizSetOperation,
-  getUserSet: getUserSetOperation,
-  getUserGroupSet: getUserGroupSetOperation,
-  getDataSetPage: getDataSetPageOperation,
-  getDataSetItems: getDataSetItemsOperation,
-  computeDataSet: computeDataSetOperation,
-  exportDataSet: exportDataSetOperation,
-  getResults: getResultsOperation,
-  getSessionResults: getSessionResultsOperation,
-  getQuestionStatistics: getQuestionStatisticsOperation,
-  getQuizStatistics: getQuizStatisticsOperation,
-  addSession: addSessionOperation,
-  getSession: getSessionOperation,
-  joinSession: joinSessionOperation,
-  addAnswers: addAnswersOperation,
-  sessionResults: sessionResultsOperation,
-  exportPersonalData: exportPersonalDataOperation,
-  addWebhook: addWebhookOperation,
-  getWebhooks: getWebhooksOperation,
-  deleteWebhook: deleteWebhookOperation,
-  getWebhookDeliveries: getWebhookDeliveriesOperation,
-  redeliverWebhookEvent: redeliverWebhookEventOperation,
-  rotateWebhookSecret: rotateWebhookSecretOperation,
-  enableWebhook: enableWebhookOperation,
+  ...QUIZ_OPERATIONS,
+  ...USER_OPERATIONS,
+  ...ATTRIBUTE_OPERATIONS,
+  ...DATA_SET_OPERATIONS,
+  ...DATA_SET_EXPORT_OPERATIONS,
+  ...RESULTS_OPERATIONS,
+  ...STATISTICS_OPERATIONS,
+  ...SESSION_OPERATIONS,
+  ...LIVE_OPERATIONS,
+  ...PERSONAL_DATA_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

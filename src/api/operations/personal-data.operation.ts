@@ -26,3 +26,8 @@ export const exportPersonalDataOperation = defineOperation({
   parameters: [],
   run: (ctx) => exportPersonalData(ctx),
 });
+
+/** A person's own data (contract.md §14). */
+export const PERSONAL_DATA_OPERATIONS = {
+  exportPersonalData: exportPersonalDataOperation,
+} as const;

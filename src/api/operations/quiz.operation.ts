@@ -1,14 +1,12 @@
-import { getQuizAttribute } from '../../services/attributes/quiz-attribute.service';
 import { addQuiz } from '../../services/quizzes/quiz-write.service';
 import { getQuiz } from '../../services/quizzes/quiz.service';
 import { quizView } from '../../services/quizzes/quiz.views';
-import { serializeItemAttribute } from './shapes/attribute.serializer';
 import { serializeQuiz } from './shapes/quiz.serializer';
 import { READ, WRITE } from './operation-costs';
 import { defineOperation } from './operation-definition';
-import { itemIdParameter, nameParameter, payloadParameter } from './operation-parameters';
+import { itemIdParameter, payloadParameter } from './operation-parameters';
 
-const quizId = itemIdParameter('quizId', 'the quiz', 'quiz id');
+export const quizIdParameter = itemIdParameter('quizId', 'the quiz', 'quiz id');
 
 export const getQuizOperation = defineOperation({
   name: 'getQuiz',
@@ -18,7 +16,7 @@ export const getQuizOperation = defineOperation({
   rest: { methods: ['GET'], response: 'Quiz', serialize: serializeQuiz },
   token: 'optional',
   cost: READ,
-  parameters: [quizId],
+  parameters: [quizIdParameter],
   run: (ctx, args) => getQuiz(ctx, args.quizId),
 });
 
@@ -40,16 +38,5 @@ export const addQuizOperation = defineOperation({
   run: async (ctx, args) => quizView(ctx, await addQuiz(ctx, args.quiz)),
 });
 
-export const getQuizAttributeOperation = defineOperation({
-  name: 'getQuizAttribute',
-  description: 'One field of a quiz, or the computed nbSessions, nbPlayers or nbFavorites.',
-  graphQL: 'query',
-  rest: { methods: ['GET'], response: 'ItemAttribute', serialize: serializeItemAttribute },
-  token: 'optional',
-  cost: READ,
-  parameters: [
-    quizId,
-    nameParameter('attributeName', 'a Quiz field or nbSessions, nbPlayers, nbFavorites'),
-  ],
-  run: (ctx, args) => getQuizAttribute(ctx, args.quizId, args.attributeName),
-});
+/** The quiz area's operations, in the catalog's order. */
+export const QUIZ_OPERATIONS = { getQuiz: getQuizOperation, addQuiz: addQuizOperation } as const;

@@ -7,7 +7,6 @@ import {
 } from '../../services/results/result-parameters';
 import { getResults } from '../../services/results/results.service';
 import { getSessionResults } from '../../services/results/session-results.service';
-import { LIVE_RESULTS_GAP_MS, watchSessionResults } from '../../services/live/live-results.service';
 import { pageOf, pageView } from './data-set.operation';
 import { SET } from './operation-costs';
 import { defineOperation } from './operation-definition';
@@ -20,25 +19,25 @@ import {
 } from './operation-parameters';
 
 /** The options of results (contract.md §7) that getResults and getSessionResults share. */
-const resultTypes = choiceListParameter(
+export const resultTypes = choiceListParameter(
   'resultTypes',
   `comma-separated: ${RESULT_TYPES.join(', ')} (default nbGoodAnswers)`,
   RESULT_TYPES,
   'ResultType',
 );
-const aggregationFunctions = choiceListParameter(
+export const aggregationFunctions = choiceListParameter(
   'aggregationFunctions',
   `comma-separated: ${AGGREGATION_FUNCTIONS.join(', ')}; needs groupBy. Without it, detailed results (an access token is needed)`,
   AGGREGATION_FUNCTIONS,
   'AggregationFunction',
 );
-const groupBy = choiceParameter(
+export const groupBy = choiceParameter(
   'groupBy',
   'user or quiz; required with aggregationFunctions, refused without',
   GROUP_BY,
   'GroupBy',
 );
-const includeQuizzes = choiceParameter(
+export const includeQuizzes = choiceParameter(
   'includeQuizzes',
   'answered (default) or all: all adds a zero attempt (sessionId null) for each (user, quiz) pair without an attempt; in detailed results, for each pair without an attempt the requester may see, and those zeros are shown',
   INCLUDE_QUIZZES,
@@ -122,19 +121,8 @@ export const getSessionResultsOperation = defineOperation({
   },
 });
 
-export const sessionResultsOperation = defineOperation({
-  name: 'sessionResults',
-  description: `The results of a session the requester owns, the items getSessionResults computes (every item, no paging): the current ones first, then again each time answers of the session are stored, at most one message every ${LIVE_RESULTS_GAP_MS} ms (changes are coalesced, never dropped). A subscription, over WebSocket at /graphql (graphql-transport-ws; apiKey and accessToken in the connection_init payload); it ends with an error when the access token expires.`,
-  graphQL: 'subscription',
-  token: 'required',
-  // Charged once, when it starts, like the results it computes; it writes no set.
-  cost: { points: SET.points, writes: 0 },
-  parameters: [
-    idParameter('sessionId', 'a session of the requester', 'session id', { required: true }),
-    resultTypes,
-    aggregationFunctions,
-    groupBy,
-    includeQuizzes,
-  ],
-  run: (ctx, args) => watchSessionResults(ctx, args),
-});
+/** The results area's operations. */
+export const RESULTS_OPERATIONS = {
+  getResults: getResultsOperation,
+  getSessionResults: getSessionResultsOperation,
+} as const;

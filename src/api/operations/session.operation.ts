@@ -81,3 +81,11 @@ export const addAnswersOperation = defineOperation({
   ],
   run: (ctx, args) => addAnswers(ctx, args.sessionId, args.answers),
 });
+
+/** What happens in class: sessions and answers. */
+export const SESSION_OPERATIONS = {
+  addSession: addSessionOperation,
+  getSession: getSessionOperation,
+  joinSession: joinSessionOperation,
+  addAnswers: addAnswersOperation,
+} as const;

@@ -49,3 +49,9 @@ export const getQuizStatisticsOperation = defineOperation({
   parameters: statisticsParameters,
   run: (ctx, args) => pageView(ctx, getQuizStatistics(ctx, args)),
 });
+
+/** Item analysis. */
+export const STATISTICS_OPERATIONS = {
+  getQuestionStatistics: getQuestionStatisticsOperation,
+  getQuizStatistics: getQuizStatisticsOperation,
+} as const;

@@ -1,12 +1,10 @@
-import { getUserAttribute } from '../../services/attributes/user-attribute.service';
 import { getUser } from '../../services/users/user-read.service';
-import { serializeItemAttribute } from './shapes/attribute.serializer';
 import { serializeUser } from './shapes/quiz.serializer';
 import { READ } from './operation-costs';
 import { defineOperation } from './operation-definition';
-import { itemIdParameter, nameParameter } from './operation-parameters';
+import { itemIdParameter } from './operation-parameters';
 
-const userId = itemIdParameter('userId', 'the user', 'user id');
+export const userIdParameter = itemIdParameter('userId', 'the user', 'user id');
 
 export const getUserOperation = defineOperation({
   name: 'getUser',
@@ -15,21 +13,9 @@ export const getUserOperation = defineOperation({
   rest: { methods: ['GET'], response: 'User', serialize: serializeUser },
   token: 'optional',
   cost: READ,
-  parameters: [userId],
+  parameters: [userIdParameter],
   run: (ctx, args) => getUser(ctx, args.userId),
 });
 
-export const getUserAttributeOperation = defineOperation({
-  name: 'getUserAttribute',
-  description:
-    'firstName, lastName, pictureURL, or the computed popularity or influence of a user.',
-  graphQL: 'query',
-  rest: { methods: ['GET'], response: 'ItemAttribute', serialize: serializeItemAttribute },
-  token: 'required',
-  cost: READ,
-  parameters: [
-    userId,
-    nameParameter('attributeName', 'firstName, lastName, pictureURL, popularity or influence'),
-  ],
-  run: (ctx, args) => getUserAttribute(ctx, args.userId, args.attributeName),
-});
+/** The user area's operations. */
+export const USER_OPERATIONS = { getUser: getUserOperation } as const;

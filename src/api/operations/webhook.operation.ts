@@ -159,3 +159,14 @@ export const enableWebhookOperation = defineOperation({
   parameters: [webhookId],
   run: (ctx, args) => enableWebhook(ctx, args.webhookId),
 });
+
+/** Webhook endpoints and their deliveries (contract.md §16). */
+export const WEBHOOK_OPERATIONS = {
+  addWebhook: addWebhookOperation,
+  getWebhooks: getWebhooksOperation,
+  deleteWebhook: deleteWebhookOperation,
+  getWebhookDeliveries: getWebhookDeliveriesOperation,
+  redeliverWebhookEvent: redeliverWebhookEventOperation,
+  rotateWebhookSecret: rotateWebhookSecretOperation,
+  enableWebhook: enableWebhookOperation,
+} as const;

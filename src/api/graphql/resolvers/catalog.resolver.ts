@@ -17,7 +17,15 @@ import { SetOperator } from '../types/data-set.type';
 import { QuizInput } from '../types/quiz.type';
 import { AnswerInput, SessionInput } from '../types/session.type';
 import { WebhookInput } from '../types/webhook.type';
-import { ROOT_FIELD_OUTPUTS, type AnyRootFieldOutput } from './catalog.outputs';
+import { DATA_SET_ITEMS_ROOT_FIELDS } from '../types/data-set-connection.type';
+import { DATA_SET_ROOT_FIELDS } from '../types/data-set.type';
+import { ATTRIBUTE_ROOT_FIELDS } from '../types/item-attribute.type';
+import { QUIZ_ROOT_FIELDS } from '../types/quiz.type';
+import { SESSION_RESULTS_ROOT_FIELDS } from '../types/session-results.type';
+import { SESSION_ROOT_FIELDS } from '../types/session.type';
+import { USER_ROOT_FIELDS } from '../types/user.type';
+import { WEBHOOK_ROOT_FIELDS } from '../types/webhook.type';
+import type { AnyRootFieldOutput, RootFieldOutputs } from '../types/root-field.outputs';
 
 /**
  * The plain root fields, built from the catalog: for each operation ROOT_FIELD_OUTPUTS lists, a
@@ -91,6 +99,23 @@ function addRootField(operation: OperationDefinition, output: AnyRootFieldOutput
     Object.getOwnPropertyDescriptor(prototype, name) as PropertyDescriptor,
   );
 }
+
+/**
+ * The plain root fields: each runs its catalog operation on its arguments and converts the view,
+ * so its line beside its object type is all it needs on GraphQL (catalog.resolver.ts builds the
+ * field). A root field that does more (exportPersonalData, the sessionResults subscription) keeps
+ * its own resolver.
+ */
+export const ROOT_FIELD_OUTPUTS: RootFieldOutputs = {
+  ...QUIZ_ROOT_FIELDS,
+  ...USER_ROOT_FIELDS,
+  ...ATTRIBUTE_ROOT_FIELDS,
+  ...DATA_SET_ROOT_FIELDS,
+  ...DATA_SET_ITEMS_ROOT_FIELDS,
+  ...SESSION_RESULTS_ROOT_FIELDS,
+  ...SESSION_ROOT_FIELDS,
+  ...WEBHOOK_ROOT_FIELDS,
+};
 
 for (const [name, output] of Object.entries(ROOT_FIELD_OUTPUTS)) {
   // ROOT_FIELD_OUTPUTS types each output by its operation's view and parameters.

@@ -11,7 +11,7 @@ import {
 import { createLoaders } from '../../../context/loaders';
 import type { LiveResultsEvent } from '../../../services/live/live-results.service';
 import { rootFieldDescription } from '../../operations/operation-catalog';
-import { sessionResultsOperation } from '../../operations/results.operation';
+import { sessionResultsOperation } from '../../operations/live.operation';
 import {
   resolveOperation,
   type GraphQLArguments,

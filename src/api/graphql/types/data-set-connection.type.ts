@@ -3,6 +3,7 @@ import type { DataSetItemType } from '../../../domain/data-sets/item-types';
 import type { DataSetItemsView } from '../../operations/data-set.operation';
 import { itemCursor } from '../../../services/sets/data-set-items.service';
 import { DataSetItemUnion, ItemTypeEnum, toDataSetObject } from './data-set.type';
+import type { RootFieldOutputs } from './root-field.outputs';
 
 /**
  * getDataSetItems as a Relay connection (contract.md §15), so the pagination helpers of Apollo
@@ -82,3 +83,8 @@ export function toDataSetItemConnection(view: DataSetItemsView): DataSetItemConn
     }),
   });
 }
+
+/** The root fields that answer with these types. */
+export const DATA_SET_ITEMS_ROOT_FIELDS: RootFieldOutputs = {
+  getDataSetItems: { type: () => DataSetItemConnectionObject, from: toDataSetItemConnection },
+};

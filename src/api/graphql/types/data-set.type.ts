@@ -19,6 +19,7 @@ import {
   toQuizStatisticObject,
 } from './statistics.type';
 import { toUserType, UserType } from './user.type';
+import type { RootFieldOutputs } from './root-field.outputs';
 
 export const ItemTypeEnum = Object.fromEntries(DATA_SET_ITEM_TYPES.map((t) => [t, t])) as Record<
   DataSetItemType,
@@ -205,3 +206,27 @@ export function toDataSetObject(page: DataSetPageView): DataSetObject {
     items: itemObjects(page),
   });
 }
+
+/** The root fields that answer with these types. */
+export const DATA_SET_ROOT_FIELDS: RootFieldOutputs = {
+  getQuizSet: {
+    type: () => QuizPage,
+    from: toDataSetObject,
+    args: { creationDate: { description: 'start,end or one value' } },
+  },
+  getUserSet: { type: () => UserPage, from: toDataSetObject },
+  getUserGroupSet: {
+    type: () => UserGroupPage,
+    from: toDataSetObject,
+    args: { search: { description: 'name prefix' } },
+  },
+  getDataSetPage: {
+    type: () => DataSetObject,
+    from: toDataSetObject,
+    args: { pageIndex: { defaultValue: 1 } },
+  },
+  computeDataSet: { type: () => DataSetObject, from: toDataSetObject },
+  getResults: { type: () => ComputedResultPage, from: toDataSetObject },
+  getQuestionStatistics: { type: () => QuestionStatisticPage, from: toDataSetObject },
+  getQuizStatistics: { type: () => QuizStatisticPage, from: toDataSetObject },
+};

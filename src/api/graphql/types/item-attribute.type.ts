@@ -2,6 +2,7 @@ import { JSONResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { ItemAttribute } from '../../../services/attributes/item-attribute';
 import { serializeItemAttribute } from '../../operations/shapes/attribute.serializer';
+import type { RootFieldOutputs } from './root-field.outputs';
 
 @ObjectType('ItemAttribute', {
   simpleResolvers: true,
@@ -31,3 +32,9 @@ export function toItemAttributeObject(attribute: ItemAttribute): ItemAttributeOb
     itemValue: wire.itemValue,
   };
 }
+
+/** The root fields that answer with these types. */
+export const ATTRIBUTE_ROOT_FIELDS: RootFieldOutputs = {
+  getUserAttribute: { type: () => ItemAttributeObject, from: toItemAttributeObject },
+  getQuizAttribute: { type: () => ItemAttributeObject, from: toItemAttributeObject },
+};

@@ -7,6 +7,7 @@ import type { QuizView } from '../../../services/quizzes/quiz.views';
 import type { MediaType } from '../../../domain/questions/question-types';
 import { MediaKind, QuestionObject, toQuestionObject } from './question.type';
 import { toUserType, UserType } from './user.type';
+import type { RootFieldOutputs } from './root-field.outputs';
 
 export const Visibility = Object.fromEntries(QUIZ_VISIBILITIES.map((v) => [v, v])) as Record<
   QuizVisibility,
@@ -169,3 +170,9 @@ export class QuizInput {
   @Field(() => Boolean, { nullable: true })
   favorite?: boolean;
 }
+
+/** The root fields that answer with these types. */
+export const QUIZ_ROOT_FIELDS: RootFieldOutputs = {
+  getQuiz: { type: () => QuizObject, from: toQuizObject },
+  addQuiz: { type: () => QuizObject, from: toQuizObject },
+};

@@ -7,6 +7,7 @@ import {
   UserPage,
   type DataSetObject,
 } from './data-set.type';
+import type { RootFieldOutputs } from './root-field.outputs';
 
 @ObjectType('SessionResults', {
   simpleResolvers: true,
@@ -31,3 +32,8 @@ export function toSessionResultsObject(view: SessionResultsView): SessionResults
     results: toDataSetObject(view.results),
   };
 }
+
+/** The root fields that answer with these types. */
+export const SESSION_RESULTS_ROOT_FIELDS: RootFieldOutputs = {
+  getSessionResults: { type: () => SessionResultsObject, from: toSessionResultsObject },
+};

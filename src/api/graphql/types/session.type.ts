@@ -4,6 +4,7 @@ import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { AddAnswersResult } from '../../../services/sessions/answer-write.service';
 import type { SessionView } from '../../../services/sessions/session.views';
 import { toUserType, UserType } from './user.type';
+import type { RootFieldOutputs } from './root-field.outputs';
 
 @ObjectType('Session', {
   simpleResolvers: true,
@@ -133,3 +134,11 @@ export class AnswerInput {
   })
   answeredAt?: Date;
 }
+
+/** The root fields that answer with these types. */
+export const SESSION_ROOT_FIELDS: RootFieldOutputs = {
+  addSession: { type: () => SessionObject, from: (view) => toSessionObject(view.id, view) },
+  getSession: { type: () => SessionObject, from: (view) => toSessionObject(view.id, view) },
+  joinSession: { type: () => SessionObject, from: (view) => toSessionObject(view.id, view) },
+  addAnswers: { type: () => AddAnswersResultObject, from: toAddAnswersResultObject },
+};

@@ -1,5 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { UserView } from '../../../services/users/user.views';
+import type { RootFieldOutputs } from './root-field.outputs';
 
 @ObjectType('User', {
   simpleResolvers: true,
@@ -28,3 +29,8 @@ export function toUserType(view: UserView): UserType {
     pictureURL: view.details?.pictureUrl ?? null,
   });
 }
+
+/** The root fields that answer with these types. */
+export const USER_ROOT_FIELDS: RootFieldOutputs = {
+  getUser: { type: () => UserType, from: toUserType },
+};

@@ -8,6 +8,8 @@ import type {
   WebhookView,
 } from '../../../services/webhooks/webhook.views';
 import { DateTimeScalar } from './date-time.scalar';
+import type { RootFieldOutputs } from './root-field.outputs';
+import { DELIVERIES_DEFAULT } from '../../../services/webhooks/webhook-endpoint.service';
 
 /**
  * Webhook endpoints and their deliveries (contract.md §16). Event types stay strings
@@ -209,3 +211,18 @@ export class WebhookInput {
   })
   events?: string[];
 }
+
+/** The root fields that answer with these types. */
+export const WEBHOOK_ROOT_FIELDS: RootFieldOutputs = {
+  addWebhook: { type: () => WebhookObject, from: toWebhookObject },
+  getWebhooks: { type: () => WebhookListObject, from: toWebhookListObject },
+  deleteWebhook: { type: () => WebhookObject, from: toWebhookObject },
+  getWebhookDeliveries: {
+    type: () => WebhookDeliveryListObject,
+    from: toWebhookDeliveryListObject,
+    args: { limit: { defaultValue: DELIVERIES_DEFAULT } },
+  },
+  redeliverWebhookEvent: { type: () => WebhookDeliveryObject, from: toWebhookDeliveryObject },
+  rotateWebhookSecret: { type: () => WebhookObject, from: toWebhookObject },
+  enableWebhook: { type: () => WebhookObject, from: toWebhookObject },
+};

@@ -104,10 +104,10 @@ function loggedError(error: Error): Record<string, unknown> {
 }
 
 /**
- * Deep copy of a log record with secret fields and secrets inside strings redacted. Streams (the
- * request and response pino-http hands over) are left whole: the logger's serializers keep only
- * plain fields of them, which the last net redacts as text, and copying them field by field cost
- * about a millisecond of every request.
+ * Deep copy of a log record with secret fields and secrets inside strings redacted. A stream (a
+ * request or response logged whole) is left whole: the logger's serializers keep only plain
+ * fields of it, which the last net redacts as text, and copying it field by field cost about a
+ * millisecond.
  */
 export function redactValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);

@@ -42,15 +42,16 @@ const LAYERS: readonly {
   },
   { name: 'mysql2 driver', matches: (f) => f.url.includes('/node_modules/mysql2/') },
   {
-    // pino-http's middleware calls the next one: only its own frames count, not what follows.
-    name: 'logging (pino, redaction)',
+    name: 'logging (pino, redaction, the request line)',
     matches: (f) =>
       /\/node_modules\/(pino|sonic-boom|pino-std-serializers)\//.test(f.url) ||
-      f.url.includes('/src/observability/'),
+      f.url.includes('/src/observability/') ||
+      f.url.includes('/src/api/http/request-log.js'),
   },
   {
-    name: 'logging: pino-http middleware (self time)',
-    matches: (f) => f.url.includes('/node_modules/pino-http/'),
+    // The middleware calls the next one: only its own frames count, not what follows.
+    name: 'logging: request-log middleware (self time)',
+    matches: (f) => f.url.includes('/src/api/http/request-log.middleware.js'),
     selfOnly: true,
   },
   {

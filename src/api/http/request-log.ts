@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { isCredentialName } from '../../observability/secret-shapes';
 import { OPERATION_CATALOG } from '../operations/operation-catalog';
 import { visiblePath } from './wire';
@@ -90,7 +90,7 @@ export function loggedUrl(url: string): string {
   return query === '' ? path : `${path}?${query}`;
 }
 
-/** pino-http's `req` serializer. */
+/** The `req` of a request's log line. */
 export function loggedRequest(
   req: IncomingMessage & { id?: unknown; originalUrl?: string },
 ): LoggedRequest {
@@ -100,9 +100,4 @@ export function loggedRequest(
     url: loggedUrl(req.originalUrl ?? req.url ?? '/'),
     remoteAddress: req.socket?.remoteAddress,
   };
-}
-
-/** pino-http's `res` serializer. */
-export function loggedResponse(res: ServerResponse): { statusCode: number } {
-  return { statusCode: res.statusCode };
 }

@@ -8,6 +8,7 @@ import { computedResultItems } from '../../src/services/results/computed-result.
 import { parseResultsOptions } from '../../src/services/results/result-parameters';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestApiKey, createTestToken } from '../helpers/credentials';
+import { graphql } from '../helpers/graphql';
 import { BACKENDS, openBackend } from '../helpers/database';
 import { LIVE_CLASS } from '../helpers/fixtures';
 import {
@@ -15,6 +16,7 @@ import {
   liveClient,
   LiveSubscription,
   postJson,
+  RESULT_FIELDS,
   SESSION_RESULTS,
   sessionResultsOverHttp,
   type SessionResultsVariables,
@@ -172,6 +174,72 @@ describe.each(BACKENDS)('live session results on %s', (backend) => {
     expect(itemsOf(subscription.received[1])).toStrictEqual(expected);
     expect(expected).toStrictEqual([
       expect.objectContaining({ userId: ids.users.p2, nbGoodAnswers: 1, nbAnswers: 2 }),
+    ]);
+  });
+
+  it("reads each item's user, quiz and session afresh on every message, as getSessionResults does", async () => {
+    const made = await postJson(app.url, 'addSession', credentials('teacher'), {
+      session: { title: 'Linked', quizIds: [ids.quizzes.q1], attendeeIds: pupils().slice(0, 2) },
+    });
+    const sessionId = made.body.id as string;
+    const linked = `${RESULT_FIELDS} user { id firstName lastName } quiz { id title } session { id title }`;
+    const client = liveClient(app.url, {
+      connectionParams: { apiKey, accessToken: tokens.teacher },
+    });
+    clients.push(client);
+    const subscription = new LiveSubscription(
+      client,
+      `subscription ($sessionId: ID!) { sessionResults(sessionId: $sessionId) { ${linked} } }`,
+      { sessionId },
+    );
+    await subscription.messages(1);
+    const overHttp = async () => {
+      const { body } = await graphql(
+        app.url,
+        `query ($sessionId: ID!) { getSessionResults(sessionId: $sessionId, numberOfItemsPerPage: 1000) {
+           results { items { ... on ComputedResult { ${linked} } } } } }`,
+        { variables: { sessionId }, search: `?${credentials('teacher')}` },
+      );
+      return (body.data?.getSessionResults as { results: { items: unknown[] } }).results.items;
+    };
+    const answer = (userId: string) => ({
+      userId,
+      quizId: ids.quizzes.q1,
+      questionIndex: 0,
+      answer: true,
+    });
+
+    await addAnswers(sessionId, [answer(ids.users.p1)]);
+    await subscription.messages(2);
+    const first = await overHttp();
+    expect(subscription.received[1].result.errors).toBeUndefined();
+    expect(itemsOf(subscription.received[1])).toStrictEqual(first);
+    expect(first).toStrictEqual([
+      expect.objectContaining({
+        user: expect.objectContaining({ id: ids.users.p1 }),
+        quiz: expect.objectContaining({ id: ids.quizzes.q1 }),
+        session: { id: sessionId, title: 'Linked' },
+      }),
+    ]);
+
+    // A renamed quiz shows on the next message: its loaders are the message's own.
+    await dataSource.query('UPDATE quizzes SET title = ? WHERE id = ?', [
+      'Renamed',
+      Number(ids.quizzes.q1),
+    ]);
+    await addAnswers(sessionId, [answer(ids.users.p2)]);
+    await subscription.messages(3);
+    const second = await overHttp();
+    expect(itemsOf(subscription.received[2])).toStrictEqual(second);
+    expect(second).toHaveLength(2);
+    expect(second).toStrictEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ quiz: { id: ids.quizzes.q1, title: 'Renamed' } }),
+      ]),
+    );
+    await dataSource.query('UPDATE quizzes SET title = ? WHERE id = ?', [
+      'True or false',
+      Number(ids.quizzes.q1),
     ]);
   });
 

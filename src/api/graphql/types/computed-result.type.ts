@@ -34,9 +34,12 @@ registerEnumType(GroupByEnum, { name: 'GroupBy' });
 export const IncludeQuizzesEnum = enumOf(INCLUDE_QUIZZES);
 registerEnumType(IncludeQuizzesEnum, { name: 'IncludeQuizzes' });
 
-/** What identifies a computed result; the numbers follow, one field per result type. */
-
-@ObjectType()
+/**
+ * What identifies a computed result; the numbers follow, one field per result type. Its own
+ * simpleResolvers: type-graphql builds inherited fields with the base class's options, and
+ * without them each field of each item ran the global middleware (a promise per field).
+ */
+@ObjectType({ simpleResolvers: true })
 abstract class ComputedResultFields {
   @Field(() => ID, { description: ITEM_ID_DESCRIPTION })
   id!: string;

@@ -19,10 +19,13 @@ import { WEBHOOK_OPERATIONS } from './webhook.operation';
  * files to edit (a new area adds its records to OPERATIONS below and ROOT_FIELD_OUTPUTS of
  * src/api/graphql/resolvers/catalog.resolver.ts, and its schemas file to shapes/openapi.schemas.ts;
  * a parameter of a new GraphQL enum or input type, to ARGUMENT_TYPES there):
- * 1. the service function (src/services/<area>), context first, and the view it returns, beside it;
+ * 1. the service function, context first, and the view it returns, beside it: in the folder of
+ *    src/services whose services it calls (folders import each other one way only);
  * 2. its definition in the `*.operation.ts` of its area, and its line in that file's
- *    `*_OPERATIONS` record (`rest.response` names its answer's component schema; a serializer in
- *    `./shapes` only where the legacy JSON differs from the view);
+ *    `*_OPERATIONS` record; `rest.response` names its answer's component schema, which writes the
+ *    view's JSON (ids as strings, legacy datetimes, the declared fields only:
+ *    shapes/schema.serializer.ts), so a serializer in `./shapes` only for legacy JSON the schema
+ *    cannot say;
  * 3. the output's OpenAPI component schema in `./shapes/openapi.*.ts`;
  * 4. its GraphQL object type in src/api/graphql/types, with one line in that file's
  *    `*_ROOT_FIELDS` record (the type and the view's conversion), from which the root field is
@@ -33,11 +36,12 @@ import { WEBHOOK_OPERATIONS } from './webhook.operation';
  *    `WireSchema<'<Output>'>`: no client type to write unless the client transforms the value
  *    (datetimes parsed into Date), then one beside its parse function;
  * then `npm run schema:emit` (schema/ and packages/client/src/openapi.generated.ts, the client's
- * wire types), and a line naming the operation under Unreleased in schema/CHANGELOG.md.
- * test/integration/operation-catalog.contract.test.ts fails, by operation, on a missing root
- * field, client method, answer schema, client type or CHANGELOG line, and on a record's key that
+ * wire types), a line naming the operation under Unreleased in schema/CHANGELOG.md, and its tests.
+ * Tests fail, by operation, until each is done: operation-catalog.contract.test.ts on a missing
+ * root field, client method, answer schema, client type or CHANGELOG line, or a record's key that
  * is not its operation's name; contracts.contract.test.ts on schema/ or the client's wire types
- * out of date.
+ * out of date; privacy-logs.contract.test.ts until it says what the operation's log line shows
+ * (contract.md §14); fuzz.slow.test.ts until test/helpers/fuzz has its requests and shapes.
  */
 export const OPERATIONS = {
   ...QUIZ_OPERATIONS,

@@ -56,8 +56,11 @@ export interface RestBinding<V> {
   readonly methods: readonly HttpMethod[];
   /** The component schema of the 200 answer in schema/openapi.json. */
   readonly response: string;
-  /** The legacy JSON of the view. */
-  serialize(view: V): unknown;
+  /**
+   * The legacy JSON of the view, where it is more than the component schema says: without it,
+   * the view is written by its schema (shapes/schema.serializer.ts).
+   */
+  serialize?(view: V): unknown;
 }
 
 export interface RestDownloadBinding<V> {

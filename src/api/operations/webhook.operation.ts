@@ -23,12 +23,6 @@ import {
   nameParameter,
   payloadParameter,
 } from './operation-parameters';
-import {
-  serializeWebhook,
-  serializeWebhookDelivery,
-  serializeWebhookDeliveryList,
-  serializeWebhookList,
-} from './shapes/webhook.serializer';
 
 /**
  * The webhook operations (contract.md §16): a user's endpoints, their secrets and deliveries.
@@ -58,7 +52,7 @@ export const addWebhookOperation = defineOperation({
   name: 'addWebhook',
   description: `Adds a webhook endpoint of the token's user: events are POSTed to its url. The url must be https and resolve to public addresses only (a loopback, private or link-local address is refused) unless the operator allows its host (WEBHOOK_ALLOWED_HOSTS), checked again at each delivery. At most ${WEBHOOKS_PER_USER} endpoints a user. The answer holds the signing secret (whsec_…), shown this once only. ${SIGNING_SENTENCE} ${WEBHOOK_EVENTS_SENTENCE}`,
   graphQL: 'mutation',
-  rest: { methods: ['POST'], response: 'Webhook', serialize: serializeWebhook },
+  rest: { methods: ['POST'], response: 'Webhook' },
   token: 'required',
   tokenReason: TOKEN_REASON,
   cost: WRITE,
@@ -77,7 +71,7 @@ export const getWebhooksOperation = defineOperation({
   description:
     "The token's user's webhook endpoints, oldest first, without their secrets: each with the events it receives, whether delivery is enabled and, once it was disabled after failing for 3 days, when and why.",
   graphQL: 'query',
-  rest: { methods: ['GET'], response: 'WebhookList', serialize: serializeWebhookList },
+  rest: { methods: ['GET'], response: 'WebhookList' },
   token: 'required',
   tokenReason: TOKEN_REASON,
   cost: READ,
@@ -90,7 +84,7 @@ export const deleteWebhookOperation = defineOperation({
   description:
     "Deletes one of the token's user's webhook endpoints, with its deliveries (nothing more is sent to it), and returns it.",
   graphQL: 'mutation',
-  rest: { methods: ['POST'], response: 'Webhook', serialize: serializeWebhook },
+  rest: { methods: ['POST'], response: 'Webhook' },
   token: 'required',
   tokenReason: TOKEN_REASON,
   cost: WRITE,
@@ -103,11 +97,7 @@ export const getWebhookDeliveriesOperation = defineOperation({
   description:
     "The most recent deliveries of one of the token's user's webhook endpoints, newest first: the event's id and type, the status (pending, delivered or failed), the attempts with their outcome, HTTP status, duration and error. Never the body sent.",
   graphQL: 'query',
-  rest: {
-    methods: ['GET'],
-    response: 'WebhookDeliveryList',
-    serialize: serializeWebhookDeliveryList,
-  },
+  rest: { methods: ['GET'], response: 'WebhookDeliveryList' },
   token: 'required',
   tokenReason: TOKEN_REASON,
   cost: READ,
@@ -127,7 +117,7 @@ export const redeliverWebhookEventOperation = defineOperation({
   description:
     "Sends an event again to one of the token's user's webhook endpoints: a new delivery, due now, with the same webhook-id (receivers drop duplicates by it). The event must have been sent to that endpoint. It re-enables nothing: on a disabled endpoint the delivery waits until enableWebhook.",
   graphQL: 'mutation',
-  rest: { methods: ['POST'], response: 'WebhookDelivery', serialize: serializeWebhookDelivery },
+  rest: { methods: ['POST'], response: 'WebhookDelivery' },
   token: 'required',
   tokenReason: TOKEN_REASON,
   cost: WRITE,
@@ -139,7 +129,7 @@ export const rotateWebhookSecretOperation = defineOperation({
   name: 'rotateWebhookSecret',
   description: `Gives one of the token's user's webhook endpoints a new signing secret, shown in this answer only. For ${PREVIOUS_SECRET_HOURS} hours messages carry a signature by each secret, so a receiver verifies with either while it switches.`,
   graphQL: 'mutation',
-  rest: { methods: ['POST'], response: 'Webhook', serialize: serializeWebhook },
+  rest: { methods: ['POST'], response: 'Webhook' },
   token: 'required',
   tokenReason: TOKEN_REASON,
   cost: WRITE,
@@ -152,7 +142,7 @@ export const enableWebhookOperation = defineOperation({
   description:
     "Resumes delivery to one of the token's user's webhook endpoints that was disabled after failing for 3 days (an enabled one is returned unchanged): events from now on are sent to it, and redeliveries asked for while it was disabled. The deliveries given up when it was disabled are not: redeliverWebhookEvent sends one again.",
   graphQL: 'mutation',
-  rest: { methods: ['POST'], response: 'Webhook', serialize: serializeWebhook },
+  rest: { methods: ['POST'], response: 'Webhook' },
   token: 'required',
   tokenReason: TOKEN_REASON,
   cost: WRITE,

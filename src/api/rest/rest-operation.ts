@@ -9,6 +9,7 @@ import {
 } from '../operations/operation-definition';
 import { optionalString } from '../http/parameter-text';
 import { jsonParameter, type QueryParams } from './params';
+import { schemaSerializer } from '../operations/shapes/schema.serializer';
 
 export type { HttpMethod, QueryParams };
 
@@ -52,9 +53,10 @@ export function restOperationOf(operation: OperationDefinition): RestOperation {
       download: true,
     };
   }
+  const serialize = rest.serialize?.bind(rest) ?? schemaSerializer(rest.response);
   return {
     name: operation.name,
     methods: rest.methods,
-    handler: async (ctx, params) => rest.serialize(await run(ctx, params)),
+    handler: async (ctx, params) => serialize(await run(ctx, params)),
   };
 }

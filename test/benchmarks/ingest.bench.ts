@@ -12,7 +12,8 @@
  *   runs a build made elsewhere), in a child process, production mode, LOG_LEVEL=info (BENCH_LOG_LEVEL),
  *   RATE_LIMIT_POINTS=1e9 (every request is still counted against the key). RSS read from
  *   /proc/<pid>/status (VmRSS) every 250 ms of each service phase. BENCH_CPU_PROF=<dir> runs it
- *   under `node --cpu-prof` and leaves the profile there.
+ *   under `node --cpu-prof` and leaves the profile there; BENCH_SERVICE_NODE_ARGS adds Node options
+ *   (`--max-old-space-size=512`, as an operator's NODE_OPTIONS would).
  * - Writers: BENCH_WRITERS (8), each sending batches of BENCH_BATCH (500) answers back to back,
  *   each to its own session (20 quizzes, 1,000 pupils attending; a batch is 25 pupils × the 20
  *   questions of a quiz), every answer a new row. The probe: one batch of BENCH_PROBE_BATCH (30:
@@ -102,6 +103,7 @@ import {
   BUILD_DIR,
   COMPARE_JS,
   CPU_PROF_DIR,
+  SERVICE_NODE_ARGS,
   FLOORS,
   DB,
   LIVE,
@@ -141,7 +143,10 @@ const CASES: { target: Target; rate?: number }[] = [
 async function main(): Promise<void> {
   const mainJs = SERVICE_JS ?? (await buildService(BUILD_DIR));
   const f = await prepareFixture();
-  const nodeArgs = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
+  const nodeArgs = [
+    ...SERVICE_NODE_ARGS,
+    ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
+  ];
   if (WEBHOOKS) {
     // Read by the service instances started below (startService passes the environment on).
     process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';

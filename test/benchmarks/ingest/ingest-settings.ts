@@ -26,6 +26,10 @@ export const COMPARE_RATIO = number('BENCH_COMPARE_RATIO', 0.95);
 export const FLOORS = process.env.BENCH_FLOORS !== '0';
 /** Write the service's CPU profile (node --cpu-prof) into this folder. */
 export const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+/** Node options of the service's processes, space-separated (`--max-old-space-size=512`). */
+export const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '')
+  .split(' ')
+  .filter(Boolean);
 
 export const WRITERS = number('BENCH_WRITERS', 8);
 export const BATCH = number('BENCH_BATCH', 500);

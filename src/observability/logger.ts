@@ -14,6 +14,9 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       level,
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
+      // formatters.log has made errors plain already (loggedError: type, code, message, stack);
+      // pino's own err serializer would name their type `Object`.
+      serializers: { err: (value: unknown) => value },
       formatters: {
         level: (label) => ({ level: label }),
         log: (object) => redactValue(object) as Record<string, unknown>,

@@ -128,6 +128,29 @@ describe('log redaction', () => {
       .filter((record) => record.msg === 'request failed')
       .pop();
     expect(failed).toMatchObject({ err: { code: 'ER_DUP_ENTRY' } });
+    // The error's own class, not the `Object` a serializer of error instances would name.
+    expect((failed?.err as { type?: string }).type).toMatch(/Error$/);
+    expect((failed?.err as { type?: string }).type).not.toBe('Object');
+    // The request's own line: errored, with its status and why, its key order as pino-http's.
+    const line = app.logs
+      .records()
+      .filter((record) => record.msg === 'request errored')
+      .pop();
+    expect(line && Object.keys(line)).toEqual([
+      'level',
+      'time',
+      'req',
+      'res',
+      'err',
+      'responseTime',
+      'msg',
+    ]);
+    expect(line).toMatchObject({
+      level: 'error',
+      req: { method: 'GET', url: '/duplicate?apiKey=[REDACTED]', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 500 },
+      err: { type: 'Error', message: 'failed with status code 500' },
+    });
     expect(JSON.stringify(failed)).toContain("Duplicate entry '…' for key '…'");
     expect(app.logs.text).not.toContain('lo.gger@example.org');
   });

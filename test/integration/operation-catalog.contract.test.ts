@@ -4,6 +4,10 @@ import { buildSchema, isNonNullType, type GraphQLField, type GraphQLObjectType }
 import ts from 'typescript';
 import type { DataSource } from 'typeorm';
 import { graphQLSchema } from '../../src/api/graphql/graphql.schema';
+import {
+  ROOT_FIELD_OUTPUTS,
+  rootFieldsInCatalogOrder,
+} from '../../src/api/graphql/resolvers/catalog.resolver';
 import { openApiDocument } from '../../src/api/rest/openapi/openapi.document';
 import {
   OPERATION_CATALOG,
@@ -192,7 +196,22 @@ describe('every operation has each step of the catalog comment', () => {
       .filter(([key, operation]) => key !== operation.name)
       .map(([key, operation]) => `${key} holds ${operation.name}`);
     expect(misfiled).toStrictEqual([]);
-    expect(Object.keys(OPERATIONS)).toHaveLength(OPERATION_CATALOG.length);
+  });
+
+  it('builds the root fields in the catalog order, each once', () => {
+    expect(ROOT_FIELD_OUTPUTS.map(([name]) => name)).toStrictEqual(
+      OPERATION_CATALOG.map(({ name }) => name).filter((name) =>
+        ROOT_FIELD_OUTPUTS.some(([field]) => field === name),
+      ),
+    );
+    expect(ROOT_FIELD_OUTPUTS.length).toBeGreaterThan(20);
+    const [[, getQuiz]] = ROOT_FIELD_OUTPUTS;
+    expect(() => rootFieldsInCatalogOrder([{ getQuiz }, { getQuiz }])).toThrow(
+      'getQuiz: a root field listed twice',
+    );
+    expect(() => rootFieldsInCatalogOrder([{ noSuchOperation: getQuiz } as never])).toThrow(
+      'a root field names no operation',
+    );
   });
 
   const withOutput = REST_CATALOG.filter((operation) => outputSchemas(operation).length > 0);

@@ -28,6 +28,8 @@ function levelOf(res: Response, locals: Locals, error: Error | undefined): LogLe
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const start = Date.now();
+    // Read now: once the client has left, its socket no longer tells.
+    const remoteAddress = req.socket.remoteAddress;
     let written = false;
     const write = (error?: Error): void => {
       if (written) return;
@@ -35,16 +37,17 @@ export function requestLog(logger: Logger) {
       const locals = res.locals as Locals;
       const level = levelOf(res, locals, error);
       if (!logger.isLevelEnabled(level)) return;
-      const record: Record<string, unknown> = { req: loggedRequest(req) };
+      const record: Record<string, unknown> = { req: loggedRequest(req, remoteAddress) };
       if (locals.graphql) record.graphql = locals.graphql;
       record.res = { statusCode: res.statusCode };
-      record.responseTime = Date.now() - start;
       if (error || res.statusCode >= 500) {
         const failure = error ?? new Error(`failed with status code ${res.statusCode}`);
         record.err = { type: failure.name, message: failure.message };
+        record.responseTime = Date.now() - start;
         logger[level](record, 'request errored');
         return;
       }
+      record.responseTime = Date.now() - start;
       const done = !req.readableAborted && res.writableEnded;
       logger[level](record, done ? 'request completed' : 'request aborted');
     };

@@ -93,11 +93,12 @@ export function loggedUrl(url: string): string {
 /** The `req` of a request's log line. */
 export function loggedRequest(
   req: IncomingMessage & { id?: unknown; originalUrl?: string },
+  remoteAddress = req.socket?.remoteAddress,
 ): LoggedRequest {
   return {
     id: req.id,
     method: req.method,
     url: loggedUrl(req.originalUrl ?? req.url ?? '/'),
-    remoteAddress: req.socket?.remoteAddress,
+    remoteAddress,
   };
 }

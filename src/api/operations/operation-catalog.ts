@@ -16,7 +16,7 @@ import { WEBHOOK_OPERATIONS } from './webhook.operation';
  * Every operation of the API, by name, in the order schema/openapi.json lists them: the areas'
  * records below, each in its own order. Routes, parameters, costs, token rules and descriptions
  * on both wires follow from here. Adding one with a new output to an existing area is 5 source
- * files to edit (a new area adds its records to OPERATIONS below and ROOT_FIELD_OUTPUTS of
+ * files to edit (a new area adds its records to OPERATION_AREAS below and ROOT_FIELD_AREAS of
  * src/api/graphql/resolvers/catalog.resolver.ts, and its schemas file to shapes/openapi.schemas.ts;
  * a parameter of a new GraphQL enum or input type, to ARGUMENT_TYPES there):
  * 1. the service function, context first, and the view it returns, beside it: in the folder of
@@ -43,19 +43,39 @@ import { WEBHOOK_OPERATIONS } from './webhook.operation';
  * out of date; privacy-logs.contract.test.ts until it says what the operation's log line shows
  * (contract.md §14); fuzz.slow.test.ts until test/helpers/fuzz has its requests and shapes.
  */
-export const OPERATIONS = {
-  ...QUIZ_OPERATIONS,
-  ...USER_OPERATIONS,
-  ...ATTRIBUTE_OPERATIONS,
-  ...DATA_SET_OPERATIONS,
-  ...DATA_SET_EXPORT_OPERATIONS,
-  ...RESULTS_OPERATIONS,
-  ...STATISTICS_OPERATIONS,
-  ...SESSION_OPERATIONS,
-  ...LIVE_OPERATIONS,
-  ...PERSONAL_DATA_OPERATIONS,
-  ...WEBHOOK_OPERATIONS,
-} as const;
+const OPERATION_AREAS = [
+  QUIZ_OPERATIONS,
+  USER_OPERATIONS,
+  ATTRIBUTE_OPERATIONS,
+  DATA_SET_OPERATIONS,
+  DATA_SET_EXPORT_OPERATIONS,
+  RESULTS_OPERATIONS,
+  STATISTICS_OPERATIONS,
+  SESSION_OPERATIONS,
+  LIVE_OPERATIONS,
+  PERSONAL_DATA_OPERATIONS,
+  WEBHOOK_OPERATIONS,
+] as const;
+
+type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends (
+  value: infer I,
+) => void
+  ? I
+  : never;
+
+/** The areas' records as one, each name once (a name in two areas fails at load). */
+function merged<const A extends readonly Readonly<Record<string, OperationDefinition>>[]>(
+  areas: A,
+): Intersection<A[number]> {
+  const all: Record<string, OperationDefinition> = {};
+  for (const [name, operation] of areas.flatMap((area) => Object.entries(area))) {
+    if (Object.hasOwn(all, name)) throw new Error(`${name}: an operation listed twice`);
+    all[name] = operation;
+  }
+  return all as Intersection<A[number]>;
+}
+
+export const OPERATIONS = merged(OPERATION_AREAS);
 
 export type OperationName = keyof typeof OPERATIONS;
 

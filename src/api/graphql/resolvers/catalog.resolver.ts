@@ -1,6 +1,7 @@
 import { GraphQLBoolean, GraphQLInt, GraphQLString } from 'graphql';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import {
+  OPERATION_CATALOG,
   OPERATIONS,
   rootFieldDescription,
   type OperationName,
@@ -101,23 +102,40 @@ function addRootField(operation: OperationDefinition, output: AnyRootFieldOutput
 }
 
 /**
- * The plain root fields: each runs its catalog operation on its arguments and converts the view,
- * so its line beside its object type is all it needs on GraphQL (catalog.resolver.ts builds the
- * field). A root field that does more (exportPersonalData, the sessionResults subscription) keeps
- * its own resolver.
+ * The plain root fields, by the type files that answer them: each runs its catalog operation on
+ * its arguments and converts the view, so its line beside its object type is all it needs on
+ * GraphQL. A root field that does more (exportPersonalData, the sessionResults subscription)
+ * keeps its own resolver.
  */
-export const ROOT_FIELD_OUTPUTS: RootFieldOutputs = {
-  ...QUIZ_ROOT_FIELDS,
-  ...USER_ROOT_FIELDS,
-  ...ATTRIBUTE_ROOT_FIELDS,
-  ...DATA_SET_ROOT_FIELDS,
-  ...DATA_SET_ITEMS_ROOT_FIELDS,
-  ...SESSION_RESULTS_ROOT_FIELDS,
-  ...SESSION_ROOT_FIELDS,
-  ...WEBHOOK_ROOT_FIELDS,
-};
+const ROOT_FIELD_AREAS: readonly RootFieldOutputs[] = [
+  QUIZ_ROOT_FIELDS,
+  USER_ROOT_FIELDS,
+  ATTRIBUTE_ROOT_FIELDS,
+  DATA_SET_ROOT_FIELDS,
+  DATA_SET_ITEMS_ROOT_FIELDS,
+  SESSION_RESULTS_ROOT_FIELDS,
+  SESSION_ROOT_FIELDS,
+  WEBHOOK_ROOT_FIELDS,
+];
 
-for (const [name, output] of Object.entries(ROOT_FIELD_OUTPUTS)) {
-  // ROOT_FIELD_OUTPUTS types each output by its operation's view and parameters.
-  addRootField(OPERATIONS[name as OperationName], output as AnyRootFieldOutput);
+/** The root fields in the catalog's order (introspection lists them so); each listed once. */
+export function rootFieldsInCatalogOrder(
+  areas: readonly RootFieldOutputs[],
+): [OperationName, AnyRootFieldOutput][] {
+  const merged = new Map<string, AnyRootFieldOutput>();
+  for (const [name, output] of areas.flatMap((area) => Object.entries(area))) {
+    if (merged.has(name)) throw new Error(`${name}: a root field listed twice`);
+    // Each area types its outputs by their operation's view and parameters.
+    merged.set(name, output as AnyRootFieldOutput);
+  }
+  const ordered = OPERATION_CATALOG.flatMap(({ name }) => {
+    const output = merged.get(name);
+    return output ? [[name as OperationName, output] as [OperationName, AnyRootFieldOutput]] : [];
+  });
+  if (ordered.length !== merged.size) throw new Error('a root field names no operation');
+  return ordered;
 }
+
+export const ROOT_FIELD_OUTPUTS = rootFieldsInCatalogOrder(ROOT_FIELD_AREAS);
+
+for (const [name, output] of ROOT_FIELD_OUTPUTS) addRootField(OPERATIONS[name], output);

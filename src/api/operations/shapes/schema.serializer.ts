@@ -37,14 +37,41 @@ export function wireValue(schema: JsonSchema | undefined, value: unknown): unkno
     if (record[name] !== undefined) out[name] = wireValue(property, record[name]);
   }
   if (shape.additionalProperties !== false) {
-    for (const [name, item] of Object.entries(record)) if (!(name in out)) out[name] = item;
+    for (const [name, item] of Object.entries(record)) {
+      if (!Object.hasOwn(out, name)) out[name] = item;
+    }
   }
   return out;
+}
+
+const UNFOLLOWED = ['oneOf', 'anyOf', 'allOf', 'not', 'prefixItems', 'patternProperties'];
+
+/**
+ * Refuses, when the routes are built, an answer whose schema this writer cannot follow: a view
+ * would then reach the wire as it is (numeric ids, every field), so it needs a serializer.
+ */
+function assertFollowed(name: string, schema: JsonSchema | undefined, seen: Set<JsonSchema>): void {
+  const shape = resolved(schema);
+  if (shape === undefined || seen.has(shape)) return;
+  seen.add(shape);
+  const unfollowed = UNFOLLOWED.find((keyword) => Object.hasOwn(shape, keyword));
+  const isObject =
+    shape.type === 'object' || (Array.isArray(shape.type) && shape.type.includes('object'));
+  if (unfollowed || (isObject && !shape.properties)) {
+    throw new Error(
+      `${name}: its schema has ${unfollowed ?? 'an object without properties'}; give its operation a serializer`,
+    );
+  }
+  for (const property of Object.values((shape.properties ?? {}) as Record<string, JsonSchema>)) {
+    assertFollowed(name, property, seen);
+  }
+  assertFollowed(name, shape.items as JsonSchema | undefined, seen);
 }
 
 /** The serializer of an answer by its component schema's name. */
 export function schemaSerializer(name: string): (view: unknown) => unknown {
   const schema = COMPONENT_SCHEMAS[name];
   if (!schema) throw new Error(`no component schema ${name} in the OpenAPI description`);
+  assertFollowed(name, schema, new Set());
   return (view) => wireValue(schema, view);
 }

@@ -74,8 +74,10 @@ export function printTierMTargets(reports: TierReport[]): void {
     const allowed = M_FIXED_MS + M_PER_ROW_MS * r.resultRows;
     return added > allowed ? [{ r, added, allowed }] : [];
   });
+  const { httpMs, commitMs } = m.fixedFloorMs;
   out(
     `\nTARGET tier M: service median − floor median ≤ ${M_FIXED_MS} ms + 1 µs per row written: ${over.length === 0 ? 'MET' : `MISSED in ${over.length} of ${service.length}`}` +
+      ` (fixed cost REST ${m.fixedMs.REST.toFixed(2)} ms, GraphQL ${m.fixedMs.GraphQL.toFixed(2)} ms; an HTTP round trip and a committed exchange alone: ${(httpMs + commitMs).toFixed(2)} ms)` +
       over
         .map(
           ({ r, added, allowed }) =>

@@ -26,6 +26,7 @@ import {
   stmtRun,
   type StatementOf,
 } from './results-bench.floor';
+import { openFixedFloor, type FixedFloorMs } from './results-bench.fixed-floor';
 import { startService } from './results-bench.process';
 import { benchStatistics, STATISTICS, type StatisticsReport } from './results-bench.statistics';
 import {
@@ -48,6 +49,8 @@ export interface TierReport {
   explainOk?: boolean;
   /** Median of a request on the empty user set, per transport: what no request goes below. */
   fixedMs: Record<'REST' | 'GraphQL', number>;
+  /** Medians of what the fixed cost cannot go below here (results-bench.fixed-floor). */
+  fixedFloorMs: FixedFloorMs;
   /** Tier M only: requests per second under 32 concurrent connections. */
   throughput?: ThroughputReport;
   /** Tier M only: getQuestionStatistics and getQuizStatistics (BENCH_STATISTICS=0 skips them). */
@@ -88,6 +91,7 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
   const mismatches: string[] = [];
   let bigCaseMb: { mb: number; exact: boolean } | undefined;
   const fixedMs = { REST: NaN, GraphQL: NaN };
+  const fixedFloorMs = { httpMs: NaN, commitMs: NaN };
   let throughput: ThroughputReport | undefined;
   let statistics: StatisticsReport | undefined;
   try {
@@ -108,14 +112,26 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
     // commit a set, and go through HTTP and the transport, but compute nothing.
     const empty: Case = { ...smallest, userSetId: p.emptyUserSetId };
     const fixedTimes = { REST: [] as number[], GraphQL: [] as number[] };
-    for (let i = 0; i < 3 * RUNS; i += 1) {
-      fixedTimes.REST.push((await timed(() => restGetResults(service, p, empty))).ms);
-      fixedTimes.GraphQL.push((await timed(() => graphqlGetResults(service, p, empty))).ms);
+    const floorTimes = { httpMs: [] as number[], commitMs: [] as number[] };
+    const fixedFloor = await openFixedFloor(service, tier.db);
+    try {
+      for (let i = 0; i < 3 * RUNS; i += 1) {
+        fixedTimes.REST.push((await timed(() => restGetResults(service, p, empty))).ms);
+        fixedTimes.GraphQL.push((await timed(() => graphqlGetResults(service, p, empty))).ms);
+        const { httpMs, commitMs } = await fixedFloor.run();
+        floorTimes.httpMs.push(httpMs);
+        floorTimes.commitMs.push(commitMs);
+      }
+    } finally {
+      await fixedFloor.close();
     }
     fixedMs.REST = median(fixedTimes.REST);
     fixedMs.GraphQL = median(fixedTimes.GraphQL);
+    fixedFloorMs.httpMs = median(floorTimes.httpMs);
+    fixedFloorMs.commitMs = median(floorTimes.commitMs);
     log(
-      `tier ${tier.name} fixed cost (empty user set): REST ${fixedMs.REST.toFixed(1)} ms, GraphQL ${fixedMs.GraphQL.toFixed(1)} ms`,
+      `tier ${tier.name} fixed cost (empty user set): REST ${fixedMs.REST.toFixed(1)} ms, GraphQL ${fixedMs.GraphQL.toFixed(1)} ms; ` +
+        `its floor: HTTP round trip ${fixedFloorMs.httpMs.toFixed(2)} ms + one committed exchange ${fixedFloorMs.commitMs.toFixed(2)} ms`,
     );
     for (const users of tier.userSizes) {
       for (const quizzes of tier.quizSizes) {
@@ -222,6 +238,7 @@ export async function benchTier(tier: Tier, mainJs: string, explain: boolean): P
     answers: p.answers,
     explainOk,
     fixedMs,
+    fixedFloorMs,
     throughput,
     statistics,
   };

@@ -32,7 +32,9 @@
  * - The fixed cost of a request: getResults of a user set without members, per transport. It
  *   authenticates, writes and commits a set and crosses HTTP like any request, and computes
  *   nothing. A missed target is reported with its lower bound, the fixed cost plus the
- *   service's statement alone, against the floor.
+ *   service's statement alone, against the floor. Beside it, timed in the same loop, what no
+ *   durable set goes below on this machine: an HTTP round trip to the service (GET /livez) and
+ *   one exchange with MariaDB committing a row (results-bench.fixed-floor).
  * - BENCH_TIERS=S,M,L picks the tiers; BENCH_SERVICE_JS runs a service built elsewhere (a variant).
  * - BENCH_COMPARE_JS runs a second build beside this one (an earlier commit, built with tsc into
  *   a folder of its own), as the rows "REST (compare)" and "GraphQL (compare)": its requests
@@ -149,7 +151,8 @@ async function main(): Promise<void> {
       }`,
     );
     out(
-      `tier ${report.tier.name} fixed cost of a request (getResults of an empty user set: authentication, a set written and committed, HTTP): REST ${report.fixedMs.REST.toFixed(1)} ms, GraphQL ${report.fixedMs.GraphQL.toFixed(1)} ms`,
+      `tier ${report.tier.name} fixed cost of a request (getResults of an empty user set: authentication, a set written and committed, HTTP): REST ${report.fixedMs.REST.toFixed(1)} ms, GraphQL ${report.fixedMs.GraphQL.toFixed(1)} ms; ` +
+        `what no durable set goes below here: an HTTP round trip (GET /livez) ${report.fixedFloorMs.httpMs.toFixed(2)} ms + one exchange committing a row ${report.fixedFloorMs.commitMs.toFixed(2)} ms = ${(report.fixedFloorMs.httpMs + report.fixedFloorMs.commitMs).toFixed(2)} ms`,
     );
     for (const m of report.mismatches) out(`MISMATCH service vs floor: ${m}`);
   }

@@ -20,7 +20,7 @@ const WINDOW_MS = 60_000;
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** The contract's host binding: Origin (else Referer) host, else the client IP; localhost is loopback. */
-function hostMatches(bound: string, req: Request): boolean {
+export function hostMatches(bound: string, req: Request): boolean {
   const origin = req.get('origin') ?? req.get('referer');
   if (origin) {
     const host = new URL(origin).hostname;
@@ -30,12 +30,60 @@ function hostMatches(bound: string, req: Request): boolean {
   return ip === bound || (bound === 'localhost' && LOOPBACK.has(ip));
 }
 
+/** A quiz as the floors read it: its row (with its author's names), tags and questions. */
+export interface QuizRows {
+  row: mysql.RowDataPacket;
+  tags: string[];
+  questions: mysql.RowDataPacket[];
+}
+
+/** The reads both floors make, REST (here) and GraphQL (get-quiz-bench.graphql-floor). */
+export interface QuizReads {
+  /** The presented key's id when it is known, unrevoked and bound to the caller's host. */
+  keyOf: (presented: string, req: Request) => Promise<number | undefined>;
+  /** The quiz, its author, tags and questions; undefined when there is no such quiz. */
+  quiz: (id: number) => Promise<QuizRows | undefined>;
+}
+
+export function quizReads(pool: mysql.Pool): QuizReads {
+  return {
+    keyOf: async (presented, req) => {
+      const keyHash = createHash('sha256').update(presented, 'utf8').digest('hex');
+      const [[key]] = await pool.query<mysql.RowDataPacket[]>(
+        'SELECT id, host, revoked_at FROM api_keys WHERE key_hash = ?',
+        [keyHash],
+      );
+      if (!key || key.revoked_at !== null || !hostMatches(String(key.host), req)) return undefined;
+      return Number(key.id);
+    },
+    quiz: async (id) => {
+      const [[quiz], [tags], [questions]] = await Promise.all([
+        pool.query<mysql.RowDataPacket[]>(
+          `SELECT q.*, u.first_name, u.last_name, u.picture_url FROM quizzes q JOIN users u ON u.id = q.author_id WHERE q.id = ?`,
+          [id],
+        ),
+        pool.query<mysql.RowDataPacket[]>(
+          'SELECT tag FROM quiz_tags WHERE quiz_id = ? ORDER BY position',
+          [id],
+        ),
+        pool.query<mysql.RowDataPacket[]>(
+          'SELECT * FROM questions WHERE quiz_id = ? ORDER BY position',
+          [id],
+        ),
+      ]);
+      const row = quiz[0];
+      return row ? { row, tags: tags.map((t) => String(t.tag)), questions } : undefined;
+    },
+  };
+}
+
 export async function startFloor(
   uri: string,
   poolSize: number,
   { counting = true }: { counting?: boolean } = {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const pool = mysql.createPool({ uri, connectionLimit: poolSize, timezone: 'Z' });
+  const reads = quizReads(pool);
   const app = express();
   /**
    * Counts the request: one statement, the window's count read back through LAST_INSERT_ID (0
@@ -58,46 +106,27 @@ export async function startFloor(
       res.status(400).json({ type: 'MissingParameterException', parameterName: 'apiKey' });
       return;
     }
-    const keyHash = createHash('sha256').update(presented, 'utf8').digest('hex');
-    const [[key]] = await pool.query<mysql.RowDataPacket[]>(
-      'SELECT id, host, revoked_at FROM api_keys WHERE key_hash = ?',
-      [keyHash],
-    );
-    if (!key || key.revoked_at !== null || !hostMatches(String(key.host), req)) {
+    const keyId = await reads.keyOf(presented, req);
+    if (keyId === undefined) {
       res.status(401).json({ type: 'UnauthorizedOperationException' });
       return;
     }
     // The contract's rate limit, counted in the database every instance shares (contract §11).
-    if (counting && !(await charge(Number(key.id)))) {
+    if (counting && !(await charge(keyId))) {
       res.status(429).json({ type: 'TooManyRequestsException' });
       return;
     }
-    const id = Number(req.query.quizId);
-    const [[quiz], [tags], [questions]] = await Promise.all([
-      pool.query<mysql.RowDataPacket[]>(
-        `SELECT q.*, u.first_name, u.last_name, u.picture_url FROM quizzes q JOIN users u ON u.id = q.author_id WHERE q.id = ?`,
-        [id],
-      ),
-      pool.query<mysql.RowDataPacket[]>(
-        'SELECT tag FROM quiz_tags WHERE quiz_id = ? ORDER BY position',
-        [id],
-      ),
-      pool.query<mysql.RowDataPacket[]>(
-        'SELECT * FROM questions WHERE quiz_id = ? ORDER BY position',
-        [id],
-      ),
-    ]);
-    const row = quiz[0];
-    if (!row) {
+    const found = await reads.quiz(Number(req.query.quizId));
+    if (!found) {
       res.status(404).json({ type: 'BadParameterException', parameterName: 'quizId' });
       return;
     }
     // No access token here: a private quiz is refused, as the contract requires.
-    if (row.visibility !== 'public') {
+    if (found.row.visibility !== 'public') {
       res.status(401).json({ type: 'UnauthorizedOperationException' });
       return;
     }
-    res.json({ ...row, tags: tags.map((t) => t.tag), questions });
+    res.json({ ...found.row, tags: found.tags, questions: found.questions });
   };
   // Handlers still waiting for the pool when the load stops (their client gone): close waits for them.
   let inFlight = 0;

@@ -25,9 +25,11 @@
  *   timeouts, connection errors; detailed by status below the table), req/s against the floor's
  *   at the same connection count and against the second floor's (the same handler without the
  *   count's write: the reads any implementation does once counting writes nothing per request),
- *   and GraphQL against REST.
+ *   and GraphQL against REST. The row "GraphQL floor (Apollo)" (.graphql-floor) serves the same
+ *   reads through Apollo Server with a hand-written schema: its GraphQL/REST, against the second
+ *   floor, is how close to REST a GraphQL answer through Apollo Server comes on this machine.
  * - `--help` prints the options. Modules: get-quiz-bench.config (options), .data (database),
- *   .floor, .load (autocannon); the service's process comes from results-bench.process.
+ *   .floor, .graphql-floor, .load (autocannon); the service's process comes from results-bench.process.
  */
 import 'reflect-metadata';
 import { log, median, mysqlUri, out } from './results-bench.config';
@@ -48,10 +50,18 @@ import {
 } from './get-quiz-bench.config';
 import { prepareDatabase } from './get-quiz-bench.data';
 import { startFloor } from './get-quiz-bench.floor';
+import { startGraphQLFloor } from './get-quiz-bench.graphql-floor';
 import { autocannon, type Measure, type Target } from './get-quiz-bench.load';
 
 const FLOOR = 'floor (Express + mysql2)';
 const NO_WRITE_FLOOR = 'floor, no count write';
+const GRAPHQL_FLOOR = 'GraphQL floor (Apollo)';
+
+/** The row a GraphQL row is compared with: REST of the same build, or the REST floor's. */
+function restRowOf(name: string): string | undefined {
+  if (name === GRAPHQL_FLOOR) return NO_WRITE_FLOOR;
+  return name.startsWith('GraphQL') ? name.replace('GraphQL', 'REST') : undefined;
+}
 
 function serviceTargets(
   service: Service,
@@ -114,7 +124,7 @@ function printTable(quizId: number, targets: Target[], samples: Map<string, Meas
       const runs = of(t.name);
       const values = runs.map((m) => m.rps);
       const errors = runs.reduce((sum, m) => sum + m.errors, 0);
-      const rest = t.name.startsWith('GraphQL') ? t.name.replace('GraphQL', 'REST') : undefined;
+      const rest = restRowOf(t.name);
       const vsRest = rest ? (rps(t.name) / rps(rest)).toFixed(2) : '';
       const range = `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
       out(
@@ -153,10 +163,16 @@ async function main(): Promise<void> {
   const compared = COMPARE_JS ? await startService(COMPARE_JS, DB) : undefined;
   const floor = await startFloor(mysqlUri(DB), POOL_SIZE);
   const readsOnly = await startFloor(mysqlUri(DB), POOL_SIZE, { counting: false });
+  const apolloFloor = await startGraphQLFloor(mysqlUri(DB), POOL_SIZE);
   const samples = new Map<string, Measure[]>();
   const targets: Target[] = [
     { name: FLOOR, url: `${floor.url}/getQuiz?quizId=${quizId}&apiKey=${apiKey}` },
     { name: NO_WRITE_FLOOR, url: `${readsOnly.url}/getQuiz?quizId=${quizId}&apiKey=${apiKey}` },
+    {
+      name: GRAPHQL_FLOOR,
+      url: `${apolloFloor.url}/graphql?apiKey=${apiKey}`,
+      body: JSON.stringify({ query: GRAPHQL_QUERY, variables: { id: String(quizId) } }),
+    },
     ...serviceTargets(service, '', apiKey, quizId),
     ...(compared ? serviceTargets(compared, ' (compare)', apiKey, quizId) : []),
   ];
@@ -187,6 +203,7 @@ async function main(): Promise<void> {
   } finally {
     await floor.close();
     await readsOnly.close();
+    await apolloFloor.close();
     await service.stop();
     await compared?.stop();
   }

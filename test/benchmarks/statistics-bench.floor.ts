@@ -51,6 +51,13 @@ const ATTEMPTS = `
 const ATTEMPT_ANSWERS = `att t STRAIGHT_JOIN answers a
         ON a.user_id = t.user_id AND a.quiz_id = t.quiz_id AND a.session_id = t.session_id`;
 
+/**
+ * The service's SURVEY_MIN_RESPONSES (its default, as the bench starts it): a survey question's
+ * choice counts over fewer attempts are held back (null), so that a handful of pupils' answers
+ * cannot be told apart (contract.md §14).
+ */
+const SURVEY_MIN_RESPONSES = 5;
+
 const MULTIPLE_CHOICE = `q.type IN ('MultipleChoicesOneGoodAnswer', 'MultipleChoicesSeveralGoodAnswers')`;
 
 /** `[c0,c1,…]` for the question's number of propositions. */
@@ -82,7 +89,9 @@ export const QUESTION_STATISTICS_FLOOR = `${NO_LATERAL}
     SELECT q.id, q.quiz_id, q.position, q.title, q.type,
            q.good_answer IS NOT NULL AS scored, IFNULL(m.n, 0) AS n,
            IFNULL(k.nb_answers, 0) AS nb_answers, IFNULL(k.g, 0) AS g,
-           CASE WHEN ${MULTIPLE_CHOICE} THEN ${CHOICE_COUNTS} END AS choice_counts,
+           CASE WHEN ${MULTIPLE_CHOICE}
+                     AND (q.good_answer IS NOT NULL OR IFNULL(m.n, 0) >= ${SURVEY_MIN_RESPONSES})
+                THEN ${CHOICE_COUNTS} END AS choice_counts,
            m.n * (IFNULL(k.gt, 0) - IFNULL(k.g, 0)) - IFNULL(k.g, 0) * (m.st - IFNULL(k.g, 0))
              AS cov,
            IFNULL(k.g, 0) * (m.n - IFNULL(k.g, 0)) AS var_x,

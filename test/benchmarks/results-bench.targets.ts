@@ -45,14 +45,17 @@ export function printTierLTargets(reports: TierReport[]): void {
 const M_FIXED_MS = 1.5;
 const M_PER_ROW_MS = 0.001;
 const STMT_RATIO = 1.1;
+/** Above this many rows written, the statement alone may take up to STMT_RATIO_LARGE × floor. */
+const STMT_LARGE_ROWS = 1000;
+const STMT_RATIO_LARGE = 1.4;
 const THROUGHPUT_RATIO = 0.7;
 
 /**
  * Tier M's targets, when it ran. Each service row: its median minus the floor's at most 1.5 ms
  * plus 1 µs per row the request writes (every item of the result set: what any implementation of
  * the contract must do is authenticate, write and commit the set, and answer over HTTP); the
- * service's statement alone within 1.1× the floor; the throughput at 32 connections at least
- * 0.7× the floor's; no full scan of answers; RSS under 300 MB during 10,000 × 100.
+ * service's statement alone within 1.1× the floor (1.4× in a cell writing over 1,000 rows); the
+ * throughput at 32 connections at least 0.7× the floor's; no full scan of answers; RSS under 300 MB during 10,000 × 100.
  */
 export function printTierMTargets(reports: TierReport[]): void {
   const m = reports.find((r) => r.tier.name === 'M');
@@ -86,10 +89,16 @@ export function printTierMTargets(reports: TierReport[]): void {
         .join(''),
   );
   const statements = m.rows.filter((r) => r.transport === 'stmt');
-  const slow = statements.filter((r) => r.ratio > STMT_RATIO);
+  const allowedRatio = (r: Row) => (r.resultRows > STMT_LARGE_ROWS ? STMT_RATIO_LARGE : STMT_RATIO);
+  const slow = statements.filter((r) => r.ratio > allowedRatio(r));
   out(
-    `TARGET tier M: the service's statement alone ≤ ${STMT_RATIO}× floor: ${slow.length === 0 ? 'MET' : `MISSED in ${slow.length} of ${statements.length}`}` +
-      slow.map((r) => `\n  ${cell(r)}: ${r.ratio.toFixed(2)}×`).join(''),
+    `TARGET tier M: the service's statement alone ≤ ${STMT_RATIO}× floor (≤ ${STMT_RATIO_LARGE}× writing over ${STMT_LARGE_ROWS} rows): ${slow.length === 0 ? 'MET' : `MISSED in ${slow.length} of ${statements.length}`}` +
+      slow
+        .map(
+          (r) =>
+            `\n  ${cell(r)} (${r.resultRows} rows): ${r.ratio.toFixed(2)}×, allowed ${allowedRatio(r)}×`,
+        )
+        .join(''),
   );
   if (m.throughput) {
     const rows = m.throughput.rows.filter(

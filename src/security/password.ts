@@ -15,6 +15,14 @@ export const PASSWORD_COST: Readonly<PasswordCost> = Object.freeze({
   parallelism: 4,
 });
 
+/**
+ * An argon2id hash, at PASSWORD_COST, of 32 random bytes that were not kept. A login for an
+ * unknown email is checked against it, so it costs one verification at the accounts' cost, as a
+ * wrong password does, and makes no hash of its own (password.test.ts checks its parameters).
+ */
+export const UNKNOWN_ACCOUNT_HASH =
+  '$argon2id$v=19$m=65536,p=4,t=3$cNfLkLc+S8zV1Zk/LRW33A$hRjEGld4ns80PpmLXrHBBMdgEuD28bHvJ0bTPmstXEQ';
+
 export function hashPassword(
   password: string,
   cost: Readonly<PasswordCost> = PASSWORD_COST,

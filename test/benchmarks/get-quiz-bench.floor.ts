@@ -20,7 +20,7 @@ const WINDOW_MS = 60_000;
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** The contract's host binding: Origin (else Referer) host, else the client IP; localhost is loopback. */
-export function hostMatches(bound: string, req: Request): boolean {
+function hostMatches(bound: string, req: Request): boolean {
   const origin = req.get('origin') ?? req.get('referer');
   if (origin) {
     const host = new URL(origin).hostname;

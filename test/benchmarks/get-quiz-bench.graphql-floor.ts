@@ -1,11 +1,13 @@
 /**
- * The GraphQL floor of getQuiz: what Apollo Server itself costs over bare Express for the same
- * reads. Apollo Server over Express (the integration the service uses), with the service's
- * settings where they cost per request (cache hints off, no landing page), a schema written by
- * hand for the fields the benchmark asks for, graphql-js executing it with default resolvers
- * over objects made from the rows. The reads are the second floor's (quizReads: the key by its
- * hash, then the quiz, its author, tags and questions; no count write). Beside "floor, no count
- * write", it says how close to REST any GraphQL answer served by Apollo Server can come here.
+ * The GraphQL floor of getQuiz: what Apollo Server costs over bare Express for the same reads,
+ * run as the service runs it. Apollo Server over Express (the same integration), cache hints
+ * off, documents executed by the service's own compiled executor (graphql-jit through Apollo's
+ * gateway interface, compiled.executor.ts), over a schema written by hand for the fields the
+ * benchmark asks for, with plain resolvers over objects made from the rows (the propositions'
+ * JSON parsed, as any GraphQL answer must give a list). The reads are the second floor's
+ * (quizReads: the key by its hash, then the quiz, its author, tags and questions; no count
+ * write). Beside "floor, no count write", it says how close to REST a GraphQL answer through
+ * Apollo Server, executed as the service executes it, comes on this machine.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,9 +18,16 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import express, { type Request } from 'express';
-import { GraphQLError } from 'graphql';
+import {
+  GraphQLError,
+  buildSchema,
+  type GraphQLFieldResolver,
+  type GraphQLInterfaceType,
+  type GraphQLSchema,
+} from 'graphql';
 import mysql from 'mysql2/promise';
-import { quizReads, type QuizRows } from './get-quiz-bench.floor';
+import { compiledGateway } from '../../src/api/graphql/execution/compiled.executor';
+import { quizReads, type QuizReads, type QuizRows } from './get-quiz-bench.floor';
 
 const TYPE_DEFS = `#graphql
 type Query { getQuiz(quizId: ID!): Quiz }
@@ -77,32 +86,43 @@ function quizObject({ row, tags, questions }: QuizRows): Record<string, unknown>
   };
 }
 
+const refused = (message: string, type: string) =>
+  new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', type } });
+
+/** TYPE_DEFS with resolvers: getQuiz reads as the REST floor; a question's type is its object's. */
+function floorSchema(reads: QuizReads): GraphQLSchema {
+  const schema = buildSchema(TYPE_DEFS);
+  const getQuiz: GraphQLFieldResolver<unknown, FloorContext, { quizId: string }> = async (
+    _parent,
+    args,
+    { req },
+  ) => {
+    const presented =
+      req.get('x-api-key') ?? (typeof req.query.apiKey === 'string' ? req.query.apiKey : '');
+    if (!presented) throw refused('no API key', 'MissingParameterException');
+    if ((await reads.keyOf(presented, req)) === undefined) {
+      throw refused('unknown API key', 'UnauthorizedOperationException');
+    }
+    const found = await reads.quiz(Number(args.quizId));
+    if (!found || found.row.visibility !== 'public') return null;
+    return quizObject(found);
+  };
+  const field = schema.getQueryType()?.getFields().getQuiz;
+  if (!field) throw new Error('the floor schema has no getQuiz');
+  field.resolve = getQuiz as GraphQLFieldResolver<unknown, unknown>;
+  (schema.getType('Question') as GraphQLInterfaceType).resolveType = (question) =>
+    (question as { __typename: string }).__typename;
+  return schema;
+}
+
 export async function startGraphQLFloor(
   uri: string,
   poolSize: number,
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const pool = mysql.createPool({ uri, connectionLimit: poolSize, timezone: 'Z' });
-  const reads = quizReads(pool);
-  const refused = (message: string, type: string) =>
-    new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', type } });
   const server = new ApolloServer<FloorContext>({
-    typeDefs: TYPE_DEFS,
-    resolvers: {
-      Query: {
-        getQuiz: async (_parent: unknown, args: { quizId: string }, { req }: FloorContext) => {
-          const presented =
-            req.get('x-api-key') ?? (typeof req.query.apiKey === 'string' ? req.query.apiKey : '');
-          if (!presented) throw refused('no API key', 'MissingParameterException');
-          if ((await reads.keyOf(presented, req)) === undefined) {
-            throw refused('unknown API key', 'UnauthorizedOperationException');
-          }
-          const found = await reads.quiz(Number(args.quizId));
-          if (!found || found.row.visibility !== 'public') return null;
-          return quizObject(found);
-        },
-      },
-      Question: { __resolveType: (q: { __typename: string }) => q.__typename },
-    },
+    gateway: compiledGateway(floorSchema(quizReads(pool))),
+    // The landing page answers GETs only; this floor is sent POSTs.
     plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
   });
   await server.start();

@@ -26,10 +26,12 @@
  *   at the same connection count and against the second floor's (the same handler without the
  *   count's write: the reads any implementation does once counting writes nothing per request),
  *   and GraphQL against REST. The row "GraphQL floor (Apollo)" (.graphql-floor) serves the same
- *   reads through Apollo Server with a hand-written schema: its GraphQL/REST, against the second
- *   floor, is how close to REST a GraphQL answer through Apollo Server comes on this machine.
+ *   reads through Apollo Server, executed by the service's compiled executor, over a schema
+ *   written by hand: its GraphQL/REST, against the second floor, is how close to REST a GraphQL
+ *   answer through Apollo Server comes on this machine.
  * - `--help` prints the options. Modules: get-quiz-bench.config (options), .data (database),
- *   .floor, .graphql-floor, .load (autocannon); the service's process comes from results-bench.process.
+ *   .floor, .graphql-floor, .load (autocannon); the service's process comes from
+ *   results-bench.process.
  */
 import 'reflect-metadata';
 import { log, median, mysqlUri, out } from './results-bench.config';
@@ -91,9 +93,10 @@ async function check(target: Target): Promise<void> {
   const json = JSON.parse(text) as {
     questions?: unknown[];
     data?: { getQuiz?: { questions?: unknown[] } };
+    errors?: unknown[];
   };
   const questions = json.questions ?? json.data?.getQuiz?.questions;
-  if (res.status !== 200 || questions?.length !== 10) {
+  if (res.status !== 200 || json.errors !== undefined || questions?.length !== 10) {
     throw new Error(`${target.name}: ${res.status} ${text.slice(0, 500)}`);
   }
 }

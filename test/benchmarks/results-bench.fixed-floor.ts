@@ -1,9 +1,9 @@
 /**
- * What no getResults of a durable set goes below on this machine, whatever its code: an HTTP
- * round trip to the service (GET /livez on the bench's keep-alive agent: no database) and one
- * exchange with MariaDB that commits a row (START TRANSACTION; INSERT; COMMIT sent at once, as
- * the service sends its set: one round trip and the log flush). Timed beside the fixed cost, in
- * the same loop, so both see the machine in the same state.
+ * What a getResults of a durable set cannot go below on this machine: an HTTP round trip to the
+ * service (GET /livez: its HTTP stack, Express included, and no database) and one exchange with
+ * MariaDB that commits a row (START TRANSACTION; INSERT; COMMIT sent at once, as the service
+ * sends its set: one round trip and the log flush). Timed beside the fixed cost, in the same
+ * loop, so both see the machine in the same state.
  */
 import mysql from 'mysql2/promise';
 import { mysqlUri, timed } from './results-bench.config';
@@ -21,7 +21,8 @@ export interface FixedFloor {
   close: () => Promise<void>;
 }
 
-const TABLE = 'bench_commit_probe';
+/** A table of this run's own: two runs on a kept tier (BENCH_REUSE) do not share it. */
+const TABLE = `bench_commit_probe_${process.pid}`;
 
 export async function openFixedFloor(service: Service, db: string): Promise<FixedFloor> {
   const conn = await mysql.createConnection({ uri: mysqlUri(db), multipleStatements: true });
@@ -38,8 +39,11 @@ export async function openFixedFloor(service: Service, db: string): Promise<Fixe
       return { httpMs: http.ms, commitMs: commit.ms };
     },
     close: async () => {
-      await conn.query(`DROP TABLE IF EXISTS ${TABLE}`);
-      await conn.end();
+      try {
+        await conn.query(`DROP TABLE IF EXISTS ${TABLE}`);
+      } finally {
+        await conn.end();
+      }
     },
   };
 }

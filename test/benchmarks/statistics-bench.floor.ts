@@ -52,11 +52,11 @@ const ATTEMPT_ANSWERS = `att t STRAIGHT_JOIN answers a
         ON a.user_id = t.user_id AND a.quiz_id = t.quiz_id AND a.session_id = t.session_id`;
 
 /**
- * The service's SURVEY_MIN_RESPONSES (its default, as the bench starts it): a survey question's
- * choice counts over fewer attempts are held back (null), so that a handful of pupils' answers
- * cannot be told apart (contract.md §14).
+ * The service's SURVEY_MIN_RESPONSES (the service inherits the bench's environment; 5 by
+ * default): a survey question's choice counts over fewer attempts are held back (null), so that
+ * a handful of pupils' answers cannot be told apart (contract.md §14).
  */
-const SURVEY_MIN_RESPONSES = 5;
+export const SURVEY_MIN_RESPONSES = Number(process.env.SURVEY_MIN_RESPONSES ?? 5);
 
 const MULTIPLE_CHOICE = `q.type IN ('MultipleChoicesOneGoodAnswer', 'MultipleChoicesSeveralGoodAnswers')`;
 

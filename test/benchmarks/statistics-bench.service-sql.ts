@@ -17,6 +17,7 @@ import {
 import { timed } from './results-bench.config';
 import { printExplain, type ExplainRow } from './results-bench.explain';
 import { SCRATCH_SET_ID } from './results-bench.floor';
+import { SURVEY_MIN_RESPONSES } from './statistics-bench.floor';
 import { OPERATION_NAME } from './statistics-bench.requests';
 import type { StatisticsCase, StatisticsOperation } from './statistics-bench.floor';
 
@@ -26,8 +27,8 @@ function serviceRequest(c: StatisticsCase, requesterId: number): StatisticsReque
     sessionIds: null,
     // What an authenticated user's request counts: its sessions' attempts and its own.
     scope: { kind: 'ownedSessionsOrSelf', userId: requesterId },
-    // The default of SURVEY_MIN_RESPONSES.
-    surveyMinResponses: 5,
+    // As the service process runs (it inherits the bench's environment).
+    surveyMinResponses: SURVEY_MIN_RESPONSES,
   };
 }
 

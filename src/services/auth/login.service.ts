@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../../context/request-context';
 import { apiKeyByHash } from '../../db/api-keys.store';
 import type { ApiKey, User } from '../../db/entities';
@@ -11,7 +10,7 @@ import {
 } from '../../db/login-failures.store';
 import { userByEmail } from '../../db/users.store';
 import { Errors } from '../../errors';
-import { hashPassword, verifyPassword } from '../../security/password';
+import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../../security/password';
 import { hashSecret } from '../../security/secrets';
 import type { IssuedToken } from './access-token.service';
 import { normalizeIp, redirectUrlMatchesKey } from './host-binding';
@@ -34,14 +33,6 @@ export function normalizeEmail(email: string): string {
 /** Failures are counted per account without storing the address tried. */
 export function accountHashOf(email: string): string {
   return hashSecret(normalizeEmail(email));
-}
-
-let dummyHash: Promise<string> | undefined;
-
-/** A real argon2id hash of nothing anyone knows: verifying against it costs what a real check costs. */
-function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(32).toString('hex'));
-  return dummyHash;
 }
 
 function clientIpOf(clientIp: string | undefined): string {
@@ -121,7 +112,7 @@ export async function verifyLogin(
       ? await userByEmail(ctx.db, normalized, 'write')
       : null;
   const candidate = password.slice(0, MAX_PASSWORD_LENGTH);
-  const hash = user?.passwordHash ?? (await dummyPasswordHash());
+  const hash = user?.passwordHash ?? UNKNOWN_ACCOUNT_HASH;
   const matches = await verifyPassword(hash, candidate);
   if (user && user.passwordHash && matches && password.length <= MAX_PASSWORD_LENGTH) {
     await forget();
